@@ -1,0 +1,288 @@
+#include "catalog/catalog.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <regex>
+#include <stdexcept>
+
+#include "catalog/schema.h"
+#include "core/text.h"
+
+namespace gpuplan::catalog {
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::vector<std::string> kCommonKeys = {"id", "name", "source", "as_of", "notes"};
+
+int line_of(const YAML::Node& n) { return n.Mark().line >= 0 ? n.Mark().line + 1 : 0; }
+
+std::optional<double> as_number(const YAML::Node& n) {
+  if (!n.IsScalar()) return std::nullopt;
+  try {
+    return n.as<double>();
+  } catch (const YAML::Exception&) {
+    return std::nullopt;
+  }
+}
+
+// Validates one field's value; returns "" when it is fine.
+std::string check_value(const FieldSchema& f, const YAML::Node& v) {
+  switch (f.type) {
+    case FieldType::kNumber: {
+      auto n = as_number(v);
+      if (!n) return "must be a number";
+      if (*n < 0) return "must not be negative";
+      return "";
+    }
+    case FieldType::kRange: {
+      if (v.IsSequence()) {
+        if (v.size() != 2) return "must be [low, high] or one number";
+        auto lo = as_number(v[0]), hi = as_number(v[1]);
+        if (!lo || !hi) return "must be [low, high] with numbers";
+        if (*lo < 0 || *hi < 0) return "must not be negative";
+        if (*lo > *hi) return "low > high";
+        return "";
+      }
+      auto n = as_number(v);
+      if (!n) return "must be [low, high] or one number";
+      if (*n < 0) return "must not be negative";
+      return "";
+    }
+    case FieldType::kString:
+    case FieldType::kRef:
+      return v.IsScalar() ? "" : "must be a string";
+    case FieldType::kBool: {
+      if (!v.IsScalar()) return "must be true or false";
+      try {
+        v.as<bool>();
+        return "";
+      } catch (const YAML::Exception&) {
+        return "must be true or false";
+      }
+    }
+    case FieldType::kEnum: {
+      if (!v.IsScalar()) return "must be one of " + f.detail;
+      std::string s = v.Scalar();
+      std::string allowed = "|" + f.detail + "|";
+      if (allowed.find("|" + s + "|") == std::string::npos) return "'" + s + "' is not one of " + f.detail;
+      return "";
+    }
+    case FieldType::kStringList: {
+      if (!v.IsSequence()) return "must be a list of strings";
+      for (const auto& item : v)
+        if (!item.IsScalar()) return "must be a list of strings";
+      return "";
+    }
+  }
+  return "";
+}
+
+bool valid_id(const std::string& id) {
+  static const std::regex kId("[a-z0-9][a-z0-9._-]*");
+  return std::regex_match(id, kId);
+}
+
+bool valid_date(const std::string& s) {
+  static const std::regex kDate("[0-9]{4}(-[0-9]{2}(-[0-9]{2})?)?");
+  return std::regex_match(s, kDate);
+}
+
+// Parses one file's entries, appending valid ones to `out` and problems to `problems`.
+void load_file(const fs::path& path, std::vector<Entry>& out, std::vector<Error>& problems) {
+  const std::string file = path.string();
+  YAML::Node root;
+  try {
+    root = YAML::LoadFile(file);
+  } catch (const YAML::ParserException& e) {
+    problems.push_back({file, e.mark.line + 1, {}, "malformed YAML: " + e.msg});
+    return;
+  } catch (const YAML::Exception& e) {
+    problems.push_back({file, 0, {}, std::string("cannot read: ") + e.what()});
+    return;
+  }
+  if (!root.IsMap() || !root["kind"] || !root["entries"] || !root["entries"].IsSequence()) {
+    problems.push_back({file, 1, {}, "a catalog file is a mapping with `kind:` and an `entries:` list"});
+    return;
+  }
+  const std::string kind = root["kind"].Scalar();
+  const KindSchema* schema = find_kind(kind);
+  if (!schema) {
+    std::vector<std::string> names;
+    for (const auto& k : kinds()) names.push_back(k.kind);
+    problems.push_back({file, line_of(root["kind"]), "kind", "unknown kind '" + kind + "'" + did_you_mean(kind, names)});
+    return;
+  }
+  for (const YAML::Node& node : root["entries"]) {
+    const int line = line_of(node);
+    if (!node.IsMap()) {
+      problems.push_back({file, line, "entries", "each entry must be a mapping"});
+      continue;
+    }
+    Entry e;
+    e.kind = kind;
+    e.file = file;
+    e.line = line;
+    e.node = node;
+    bool ok = true;
+    auto problem = [&](const YAML::Node& at, const std::string& field, const std::string& msg) {
+      problems.push_back({file, at ? line_of(at) : line, field, msg});
+      ok = false;
+    };
+    e.id = node["id"] && node["id"].IsScalar() ? node["id"].Scalar() : "";
+    const std::string where = e.id.empty() ? "entry" : e.id;
+    if (e.id.empty()) problem(node, "id", "missing id");
+    else if (!valid_id(e.id)) problem(node["id"], where + ".id", "id '" + e.id + "' must be lower-case letters, digits, '.', '-', '_'");
+    for (const char* key : {"name", "source", "as_of"}) {
+      if (!node[key] || !node[key].IsScalar() || node[key].Scalar().empty())
+        problem(node, where + "." + key, std::string("missing ") + key);
+    }
+    if (ok) {
+      e.name = node["name"].Scalar();
+      e.source = node["source"].Scalar();
+      e.as_of = node["as_of"].Scalar();
+      if (!valid_date(e.as_of)) problem(node["as_of"], where + ".as_of", "'" + e.as_of + "' is not a date (YYYY, YYYY-MM or YYYY-MM-DD)");
+    }
+    if (node["notes"]) e.notes = node["notes"].Scalar();
+    std::vector<std::string> known = kCommonKeys;
+    for (const auto& f : schema->fields) known.push_back(f.key);
+    for (const auto& kv : node) {
+      const std::string key = kv.first.Scalar();
+      if (std::find(known.begin(), known.end(), key) == known.end()) {
+        problem(kv.first, where + "." + key, "unknown key '" + key + "' for kind " + kind + did_you_mean(key, known));
+        continue;
+      }
+      if (const FieldSchema* f = schema->field(key)) {
+        std::string msg = check_value(*f, kv.second);
+        if (!msg.empty()) problem(kv.second, where + "." + key, msg);
+      }
+    }
+    for (const auto& f : schema->fields)
+      if (f.required && !node[f.key]) problem(node, where + "." + f.key, "missing required field '" + f.key + "'");
+    if (ok) out.push_back(std::move(e));
+  }
+}
+
+}  // namespace
+
+bool Entry::has(std::string_view key) const { return static_cast<bool>(node[std::string(key)]); }
+
+double Entry::number(std::string_view key) const { return node[std::string(key)].as<double>(); }
+
+std::optional<double> Entry::opt_number(std::string_view key) const {
+  if (!has(key)) return std::nullopt;
+  return number(key);
+}
+
+Range Entry::range(std::string_view key) const {
+  YAML::Node v = node[std::string(key)];
+  if (v.IsSequence()) return {v[0].as<double>(), v[1].as<double>()};
+  return Range::point(v.as<double>());
+}
+
+std::optional<Range> Entry::opt_range(std::string_view key) const {
+  if (!has(key)) return std::nullopt;
+  return range(key);
+}
+
+std::string Entry::text(std::string_view key) const {
+  return has(key) ? node[std::string(key)].Scalar() : std::string();
+}
+
+bool Entry::flag(std::string_view key) const { return has(key) && node[std::string(key)].as<bool>(); }
+
+std::vector<std::string> Entry::list(std::string_view key) const {
+  std::vector<std::string> out;
+  if (has(key))
+    for (const auto& item : node[std::string(key)]) out.push_back(item.Scalar());
+  return out;
+}
+
+Catalog Catalog::load(const std::vector<std::string>& dirs, std::vector<Error>& problems) {
+  Catalog c;
+  for (const std::string& dir : dirs) {
+    std::error_code ec;
+    if (!fs::is_directory(dir, ec)) {
+      problems.push_back({dir, 0, {}, "catalog directory not found"});
+      continue;
+    }
+    std::vector<fs::path> files;
+    for (const auto& de : fs::directory_iterator(dir, ec))
+      if (de.path().extension() == ".yaml" || de.path().extension() == ".yml") files.push_back(de.path());
+    std::sort(files.begin(), files.end());
+    std::vector<Entry> loaded;
+    for (const auto& f : files) load_file(f, loaded, problems);
+    // Within one directory an id must be unique; across directories a later one replaces.
+    std::map<std::string, const Entry*> seen_here;
+    for (Entry& e : loaded) {
+      if (auto it = seen_here.find(e.id); it != seen_here.end()) {
+        problems.push_back({e.file, e.line, e.id + ".id",
+                            "duplicate id '" + e.id + "' (first at " + it->second->file + ":" +
+                                std::to_string(it->second->line) + ")"});
+        continue;
+      }
+      seen_here[e.id] = &e;
+      if (auto it = c.by_id_.find(e.id); it != c.by_id_.end()) {
+        c.entries_[it->second] = e;
+      } else {
+        c.by_id_[e.id] = c.entries_.size();
+        c.entries_.push_back(e);
+      }
+    }
+  }
+  // References are checked once everything is loaded, so an override may point at a base entry.
+  for (const Entry& e : c.entries_) {
+    const KindSchema* schema = find_kind(e.kind);
+    for (const auto& f : schema->fields) {
+      if (f.type != FieldType::kRef || !e.has(f.key)) continue;
+      std::string target = e.text(f.key);
+      if (!c.find(f.detail, target)) {
+        problems.push_back({e.file, line_of(e.node[f.key]), e.id + "." + f.key,
+                            "unknown " + f.detail + " '" + target + "'" + did_you_mean(target, c.ids_of_kind(f.detail))});
+      }
+    }
+  }
+  return c;
+}
+
+const Entry* Catalog::find(std::string_view id) const {
+  auto it = by_id_.find(id);
+  return it == by_id_.end() ? nullptr : &entries_[it->second];
+}
+
+const Entry* Catalog::find(std::string_view kind, std::string_view id) const {
+  const Entry* e = find(id);
+  return e && e->kind == kind ? e : nullptr;
+}
+
+std::vector<const Entry*> Catalog::of_kind(std::string_view kind) const {
+  std::vector<const Entry*> out;
+  for (const Entry& e : entries_)
+    if (e.kind == kind) out.push_back(&e);
+  return out;
+}
+
+std::vector<std::string> Catalog::ids_of_kind(std::string_view kind) const {
+  std::vector<std::string> out;
+  for (const Entry* e : of_kind(kind)) out.push_back(e->id);
+  return out;
+}
+
+const Entry& Catalog::threshold_entry(std::string_view id) const {
+  const Entry* e = find("threshold", id);
+  if (!e) throw std::out_of_range("catalog has no threshold '" + std::string(id) + "'");
+  return *e;
+}
+
+double Catalog::threshold(std::string_view id) const { return threshold_entry(id).range("value").low; }
+
+Range Catalog::threshold_range(std::string_view id) const { return threshold_entry(id).range("value"); }
+
+std::optional<ExchangeRate> Catalog::rate_to_cny(std::string_view currency) const {
+  if (currency == "CNY") return ExchangeRate{"CNY", "CNY", 1, {}, {}};
+  for (const Entry* e : of_kind("fx"))
+    if (e->text("from") == currency) return ExchangeRate{e->text("from"), "CNY", e->number("cny"), e->as_of, e->source};
+  return std::nullopt;
+}
+
+}  // namespace gpuplan::catalog

@@ -1,0 +1,69 @@
+// Catalog: the data every price, threshold and version rule comes from. Entries live in
+// YAML files (catalog/*.yaml, one kind per file); each carries id, name, source and as_of.
+// A later directory overrides an earlier one entry by entry (same id replaces, new id adds).
+// Loading validates every entry against catalog/schema.h, so a caller may read a required
+// field of a loaded entry without checking that it exists.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <yaml-cpp/yaml.h>
+
+#include "core/error.h"
+#include "core/money.h"
+#include "core/range.h"
+
+namespace gpuplan::catalog {
+
+struct Entry {
+  std::string id;
+  std::string kind;
+  std::string name;
+  std::string source;
+  std::string as_of;
+  std::string notes;
+  std::string file;
+  int line = 0;
+  YAML::Node node;
+
+  bool has(std::string_view key) const;
+  double number(std::string_view key) const;
+  std::optional<double> opt_number(std::string_view key) const;
+  Range range(std::string_view key) const;
+  std::optional<Range> opt_range(std::string_view key) const;
+  std::string text(std::string_view key) const;
+  bool flag(std::string_view key) const;
+  std::vector<std::string> list(std::string_view key) const;
+};
+
+class Catalog {
+ public:
+  // Loads each directory's *.yaml in name order; every problem found is appended to
+  // `problems` (all of them, not just the first). Entries with problems are left out.
+  static Catalog load(const std::vector<std::string>& dirs, std::vector<Error>& problems);
+
+  const Entry* find(std::string_view id) const;
+  const Entry* find(std::string_view kind, std::string_view id) const;
+  std::vector<const Entry*> of_kind(std::string_view kind) const;
+  std::vector<std::string> ids_of_kind(std::string_view kind) const;
+  const std::vector<Entry>& entries() const { return entries_; }
+
+  // A threshold entry's value (its low end) or range. A missing threshold is a defect of the
+  // shipped catalog, reported as std::out_of_range naming the id.
+  double threshold(std::string_view id) const;
+  Range threshold_range(std::string_view id) const;
+  const Entry& threshold_entry(std::string_view id) const;
+
+  // The dated rate that converts `currency` to CNY, from the fx entries.
+  std::optional<ExchangeRate> rate_to_cny(std::string_view currency) const;
+
+ private:
+  std::vector<Entry> entries_;
+  std::map<std::string, size_t, std::less<>> by_id_;
+};
+
+}  // namespace gpuplan::catalog

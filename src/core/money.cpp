@@ -1,0 +1,41 @@
+#include "core/money.h"
+
+#include <cmath>
+
+#include <fmt/format.h>
+
+namespace gpuplan {
+
+std::string format_number(double value, int decimals) {
+  std::string digits = fmt::format("{:.{}f}", std::fabs(value), decimals);
+  if (digits.find_first_not_of("0.") == std::string::npos) value = 0;  // no "-0"
+  auto dot = digits.find('.');
+  std::string whole = digits.substr(0, dot);
+  std::string grouped;
+  for (size_t i = 0; i < whole.size(); ++i) {
+    if (i > 0 && (whole.size() - i) % 3 == 0) grouped += ',';
+    grouped += whole[i];
+  }
+  if (dot != std::string::npos) grouped += digits.substr(dot);
+  return (value < 0 ? "-" : "") + grouped;
+}
+
+std::string format_money(double amount, const std::string& currency, int decimals) {
+  std::string number = format_number(amount, decimals);
+  if (currency == "CNY") return "¥" + number;
+  if (currency == "USD") return "US$" + number;
+  return currency + " " + number;
+}
+
+std::string format_range(const Range& r, int decimals) {
+  std::string low = format_number(r.low, decimals), high = format_number(r.high, decimals);
+  return low == high ? low : low + "–" + high;
+}
+
+std::string format_money_range(const Range& r, const std::string& currency, int decimals) {
+  if (format_number(r.low, decimals) == format_number(r.high, decimals))
+    return format_money(r.low, currency, decimals);
+  return format_money(r.low, currency, decimals) + "–" + format_number(r.high, decimals);
+}
+
+}  // namespace gpuplan

@@ -1,0 +1,50 @@
+// YamlReader: reads typed fields out of a user's YAML document (configurations, vendor
+// quotes) and turns every mistake into an Error naming file, line and field. Its methods
+// throw ParseFailure; a parser catches it once at its public boundary.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <yaml-cpp/yaml.h>
+
+#include "core/error.h"
+#include "core/range.h"
+#include "core/units.h"
+
+namespace gpuplan {
+
+class YamlReader {
+ public:
+  explicit YamlReader(std::string file) : file_(std::move(file)) {}
+
+  // Parses a document that must be a mapping.
+  YAML::Node load(const std::string& text) const;
+
+  [[noreturn]] void fail(const YAML::Node& at, const std::string& field, const std::string& message) const;
+  int line_of(const YAML::Node& n) const;
+
+  // Rejects keys not in `allowed`, suggesting the nearest one.
+  void check_keys(const YAML::Node& map, const std::string& prefix, const std::vector<std::string>& allowed) const;
+
+  std::string text(const YAML::Node& n, const std::string& field) const;
+  double number(const YAML::Node& n, const std::string& field) const;
+  double non_negative(const YAML::Node& n, const std::string& field) const;
+  int count(const YAML::Node& n, const std::string& field, int min) const;
+  bool boolean(const YAML::Node& n, const std::string& field) const;
+  // `[low, high]` or one number, non-negative, low <= high.
+  Range range(const YAML::Node& n, const std::string& field) const;
+  // A number in `bare_unit`, or a string with a unit of `dim` ("1 TiB", "16 A").
+  double quantity(const YAML::Node& n, const std::string& field, Dimension dim, const std::string& bare_unit) const;
+  std::vector<std::string> string_list(const YAML::Node& n, const std::string& field) const;
+
+  const std::string& file() const { return file_; }
+
+ private:
+  std::string file_;
+};
+
+// Reads a whole file; a missing or unreadable file is an Error naming it.
+Result<std::string> read_text_file(const std::string& path);
+
+}  // namespace gpuplan

@@ -1,0 +1,229 @@
+#include "plan/audit.h"
+
+#include <algorithm>
+
+#include "core/money.h"
+#include "core/text.h"
+#include "core/yaml_reader.h"
+#include "plan/quote.h"
+
+namespace gpuplan::plan {
+namespace {
+
+using catalog::Catalog;
+using catalog::Entry;
+
+const std::vector<std::string> kContractFields = {
+    "gpu_model",       "driver_version", "cuda_version", "internal_bandwidth", "public_bandwidth",
+    "rack_current",    "reboot_sla",     "installation", "performance_clause"};
+
+VendorQuote parse(const std::string& text, const std::string& file) {
+  YamlReader r(file);
+  YAML::Node root = r.load(text);
+  r.check_keys(root, "", {"vendor", "date", "currency", "gpu", "gpus", "lines", "software", "service", "contract",
+                          "hidden_costs_covered"});
+  VendorQuote q;
+  q.file = file;
+  q.vendor = root["vendor"] ? r.text(root["vendor"], "vendor") : file;
+  if (root["currency"] && root["currency"].Scalar() != "CNY")
+    r.fail(root["currency"], "currency", "only CNY quotes can be audited against the catalog (got " + root["currency"].Scalar() + ")");
+  if (root["gpu"]) {
+    q.gpu = r.text(root["gpu"], "gpu");
+    q.gpu_line = r.line_of(root["gpu"]);
+  }
+  if (!root["gpus"]) r.fail(root, "gpus", "missing: how many GPUs the quote covers");
+  q.gpus = r.count(root["gpus"], "gpus", 1);
+  if (!root["lines"] || !root["lines"].IsSequence() || root["lines"].size() == 0)
+    r.fail(root["lines"] ? root["lines"] : root, "lines", "missing: the quote's line items");
+  for (size_t i = 0; i < root["lines"].size(); ++i) {
+    const YAML::Node n = root["lines"][i];
+    const std::string at = "lines[" + std::to_string(i) + "]";
+    r.check_keys(n, at, {"item", "part", "qty", "unit_price", "from", "period"});
+    VendorLine line;
+    line.line = r.line_of(n);
+    if (!n["item"]) r.fail(n, at + ".item", "missing item description");
+    line.item = r.text(n["item"], at + ".item");
+    if (n["part"]) line.part = r.text(n["part"], at + ".part");
+    if (n["qty"]) line.qty = r.count(n["qty"], at + ".qty", 1);
+    if (!n["unit_price"]) r.fail(n, at + ".unit_price", "missing price");
+    line.unit_price = r.range(n["unit_price"], at + ".unit_price");
+    if (n["from"]) line.from_price = r.boolean(n["from"], at + ".from");
+    if (n["period"]) {
+      std::string p = r.text(n["period"], at + ".period");
+      if (p != "once" && p != "month") r.fail(n["period"], at + ".period", "'" + p + "' is not once|month");
+      line.monthly = p == "month";
+    }
+    q.lines.push_back(line);
+  }
+  if (const auto s = root["software"]) {
+    if (!s.IsSequence()) r.fail(s, "software", "must be a list of licences");
+    for (size_t i = 0; i < s.size(); ++i) {
+      const std::string at = "software[" + std::to_string(i) + "]";
+      r.check_keys(s[i], at, {"name", "version", "modules"});
+      if (!s[i]["name"]) r.fail(s[i], at + ".name", "missing licence name");
+      VendorLicence l{r.text(s[i]["name"], at + ".name"), std::nullopt, {}};
+      if (s[i]["version"]) l.version = r.text(s[i]["version"], at + ".version");
+      if (s[i]["modules"]) l.modules = r.string_list(s[i]["modules"], at + ".modules");
+      q.licences.push_back(l);
+    }
+  }
+  if (const auto s = root["service"]) {
+    r.check_keys(s, "service", {"response_time_h", "mttr_h", "penalty"});
+    if (s["response_time_h"]) q.response_time_h = r.non_negative(s["response_time_h"], "service.response_time_h");
+    if (s["mttr_h"]) q.mttr_h = r.non_negative(s["mttr_h"], "service.mttr_h");
+    if (s["penalty"]) q.penalty = r.text(s["penalty"], "service.penalty");
+  }
+  if (const auto c = root["contract"]) {
+    r.check_keys(c, "contract", kContractFields);
+    for (const auto& kv : c) q.contract.emplace_back(kv.first.Scalar(), r.text(kv.second, "contract." + kv.first.Scalar()));
+  }
+  if (root["hidden_costs_covered"]) q.hidden_costs_covered = r.string_list(root["hidden_costs_covered"], "hidden_costs_covered");
+  return q;
+}
+
+// The catalog's price range for one unit of `e`, for a one-off or a monthly line.
+std::optional<Range> catalog_unit_price(const Entry& e, bool monthly) {
+  if (e.kind == "disk") return monthly ? std::nullopt : std::optional<Range>(disk_price(e, 1));
+  if (e.kind == "licence") return monthly ? e.range("per_gpu_year") / 12 : e.range("per_gpu_year");
+  if (e.kind == "support") return monthly ? e.range("per_year") / 12 : e.range("per_year");
+  for (const char* key : {monthly ? "rent_monthly" : "buy"})
+    if (e.has(key)) return e.range(key);
+  return std::nullopt;
+}
+
+Finding make(const std::string& id, Severity s, std::string variant, std::string source) {
+  Finding f;
+  f.id = id;
+  f.severity = s;
+  f.variant = std::move(variant);
+  f.source = std::move(source);
+  return f;
+}
+
+}  // namespace
+
+const std::vector<std::string>& required_contract_fields() { return kContractFields; }
+
+Result<VendorQuote> parse_vendor_quote(const std::string& text, const std::string& file) {
+  try {
+    return parse(text, file);
+  } catch (const ParseFailure& f) {
+    return f.error;
+  }
+}
+
+Result<VendorQuote> read_vendor_quote(const std::string& path) {
+  auto text = read_text_file(path);
+  if (!text) return text.error();
+  return parse_vendor_quote(*text, path);
+}
+
+std::optional<Error> check_parts(const VendorQuote& q, const Catalog& cat) {
+  std::vector<std::string> ids;
+  for (const Entry& e : cat.entries()) ids.push_back(e.id);
+  for (size_t i = 0; i < q.lines.size(); ++i) {
+    const VendorLine& line = q.lines[i];
+    if (!line.part.empty() && !cat.find(line.part))
+      return Error{q.file, line.line, "lines[" + std::to_string(i) + "].part", "unknown catalog part '" + line.part + "'" + did_you_mean(line.part, ids)};
+  }
+  if (!q.gpu.empty() && !cat.find("gpu", q.gpu))
+    return Error{q.file, q.gpu_line, "gpu", "unknown gpu '" + q.gpu + "'" + did_you_mean(q.gpu, cat.ids_of_kind("gpu"))};
+  return std::nullopt;
+}
+
+AuditResult audit_quote(const VendorQuote& q, const Catalog& cat) {
+  AuditResult a;
+  a.vendor = q.vendor;
+  a.gpus = q.gpus;
+  const double tolerance = cat.threshold("audit.price_tolerance");
+  for (const VendorLine& line : q.lines) {
+    Range total = line.unit_price * line.qty;
+    (line.monthly ? a.total_monthly : a.total_once) += total;
+    const std::string where = q.file + ":" + std::to_string(line.line);
+    if (line.from_price) {
+      Finding f = make("audit.price_from", Severity::kWarn, "", "SPEC D; [S0 §5]");
+      f.fact("item", line.item).fact("unit_price", format_money_range(line.unit_price, "CNY")).fact("at", where);
+      a.findings.push_back(f);
+    }
+    const Entry* part = line.part.empty() ? nullptr : cat.find(line.part);
+    std::optional<Range> expected = part ? catalog_unit_price(*part, line.monthly) : std::nullopt;
+    if (!expected) {
+      Finding f = make("audit.unpriced_part", Severity::kInfo, "", "SPEC D");
+      f.fact("item", line.item).fact("unit_price", format_money_range(line.unit_price, "CNY")).fact("at", where);
+      a.findings.push_back(f);
+      continue;
+    }
+    std::string variant;
+    if (line.unit_price.low > expected->high * (1 + tolerance)) variant = "above";
+    else if (line.unit_price.high < expected->low * (1 - tolerance)) variant = "below";
+    if (variant.empty()) continue;
+    Finding f = make("audit.line_range", variant == "above" ? Severity::kFail : Severity::kWarn, variant, "SPEC D; catalog " + part->id);
+    f.fact("item", line.item).fact("unit_price", format_money_range(line.unit_price, "CNY"))
+        .fact("range", format_money_range(*expected, "CNY")).fact("part", part->id)
+        .fact("source", part->source + ", " + part->as_of).fact("tolerance", format_number(tolerance * 100) + "%").fact("at", where);
+    a.findings.push_back(f);
+  }
+
+  // A3: per-GPU figures of whichever totals the quote has.
+  auto band = [&](const char* id, const Range& per_gpu, const char* threshold, const char* unit) {
+    Range b = cat.threshold_range(threshold);
+    Finding f;
+    if (per_gpu.low > b.high) f = make(id, Severity::kWarn, "above", "SPEC A3; [S0 §3.2]");
+    else if (per_gpu.high < b.low) f = make(id, Severity::kInfo, "below", "SPEC A3; [S0 §3.2]");
+    else return;
+    f.fact("per_gpu", format_money_range(per_gpu, "CNY") + unit).fact("band", format_money_range(b, "CNY") + unit);
+    a.findings.push_back(f);
+  };
+  if (a.total_once.high > 0) {
+    a.buy_per_gpu = a.total_once / q.gpus;
+    band("band.buy_per_gpu", *a.buy_per_gpu, "band.buy_per_gpu", "/GPU");
+  }
+  if (a.total_monthly.high > 0) {
+    a.rent_per_gpu_month = a.total_monthly / q.gpus;
+    band("band.rent_per_gpu", *a.rent_per_gpu_month, "band.rent_per_gpu_month", "/GPU-month");
+  }
+
+  for (const VendorLicence& l : q.licences) {
+    if (!l.version) {
+      Finding f = make("audit.licence", Severity::kFail, "no_version", "SPEC D; [S1 §3]");
+      f.fact("name", l.name);
+      a.findings.push_back(f);
+    } else if (l.modules.empty()) {
+      Finding f = make("audit.licence", Severity::kWarn, "no_modules", "SPEC D; [S1 §3]");
+      f.fact("name", l.name).fact("version", *l.version);
+      a.findings.push_back(f);
+    }
+  }
+
+  std::string missing_terms;
+  auto need = [&](bool present, const char* what) {
+    if (!present) missing_terms += (missing_terms.empty() ? "" : ", ") + std::string(what);
+  };
+  need(q.response_time_h.has_value(), "response time");
+  need(q.mttr_h.has_value(), "MTTR");
+  need(q.penalty.has_value(), "penalty");
+  if (!missing_terms.empty()) {
+    Finding f = make("audit.service_terms", Severity::kFail, "", "SPEC D; [S1 §3]");
+    f.fact("missing", missing_terms);
+    a.findings.push_back(f);
+  }
+
+  std::string missing_hidden;
+  for (const Entry* h : cat.of_kind("hidden_cost"))
+    if (std::find(q.hidden_costs_covered.begin(), q.hidden_costs_covered.end(), h->id) == q.hidden_costs_covered.end())
+      missing_hidden += (missing_hidden.empty() ? "" : ", ") + h->name;
+  if (!missing_hidden.empty()) {
+    Finding f = make("audit.hidden_costs", Severity::kWarn, "", "SPEC A4; [S0 §3.5]");
+    f.fact("missing", missing_hidden);
+    a.findings.push_back(f);
+  }
+
+  for (const std::string& field : kContractFields) {
+    bool written = std::any_of(q.contract.begin(), q.contract.end(), [&](const auto& kv) { return kv.first == field; });
+    if (!written) a.findings.push_back(make("contract." + field, Severity::kFail, "", "SPEC D; [S1 §5], [S0 §3.3]"));
+  }
+  std::stable_sort(a.findings.begin(), a.findings.end(), [](const Finding& x, const Finding& y) { return x.severity > y.severity; });
+  return a;
+}
+
+}  // namespace gpuplan::plan

@@ -1,0 +1,72 @@
+// Audit of a vendor's quote or contract (SPEC D): line prices against the catalog, per-GPU
+// figures against the A3 band, "from" prices, licences without version or modules, service
+// terms without numbers, hidden costs nobody pays for, and contract terms that must be
+// written down. Any `fail` finding fails the audit.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "catalog/catalog.h"
+#include "core/error.h"
+#include "core/finding.h"
+#include "core/range.h"
+
+namespace gpuplan::plan {
+
+struct VendorLine {
+  std::string item;
+  std::string part;  // catalog id, may be empty
+  double qty = 1;
+  Range unit_price;
+  bool from_price = false;  // "from ¥X" (起)
+  bool monthly = false;     // a monthly fee rather than a one-off price
+  int line = 0;
+};
+
+struct VendorLicence {
+  std::string name;
+  std::optional<std::string> version;
+  std::vector<std::string> modules;
+};
+
+struct VendorQuote {
+  std::string file;
+  std::string vendor;
+  std::string gpu;  // catalog gpu id, may be empty
+  int gpu_line = 0;
+  int gpus = 0;
+  std::vector<VendorLine> lines;
+  std::vector<VendorLicence> licences;
+  std::optional<double> response_time_h;
+  std::optional<double> mttr_h;
+  std::optional<std::string> penalty;
+  std::vector<std::pair<std::string, std::string>> contract;  // field -> written term
+  std::vector<std::string> hidden_costs_covered;
+};
+
+Result<VendorQuote> parse_vendor_quote(const std::string& text, const std::string& file);
+Result<VendorQuote> read_vendor_quote(const std::string& path);
+
+struct AuditResult {
+  std::string vendor;
+  int gpus = 0;
+  Range total_once;
+  Range total_monthly;
+  std::optional<Range> buy_per_gpu;
+  std::optional<Range> rent_per_gpu_month;
+  std::vector<Finding> findings;
+  bool failed() const { return any_fail(findings); }
+};
+
+// The contract terms SPEC D asks to be written down, in the order they are checked.
+const std::vector<std::string>& required_contract_fields();
+
+// A line naming a part the catalog lacks is bad input, not a finding: the error names the
+// line and suggests the nearest id.
+std::optional<Error> check_parts(const VendorQuote& quote, const catalog::Catalog& catalog);
+
+AuditResult audit_quote(const VendorQuote& quote, const catalog::Catalog& catalog);
+
+}  // namespace gpuplan::plan

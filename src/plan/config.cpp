@@ -1,0 +1,324 @@
+#include "plan/config.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+
+#include "core/money.h"
+#include "core/text.h"
+#include "core/units.h"
+#include "core/yaml_reader.h"
+
+namespace gpuplan::plan {
+namespace {
+
+constexpr std::array<std::pair<Task, const char*>, 5> kTasks = {{
+    {Task::kInference, "inference"},
+    {Task::kFinetune, "finetune"},
+    {Task::kTrain, "train"},
+    {Task::kPretrain, "pretrain"},
+    {Task::kSimulation, "simulation"},
+}};
+
+const std::vector<std::string> kConfigKeys = {
+    "name",       "gpu",          "gpus",         "nodes",       "platform",  "cpu",
+    "cpu_sockets", "memory",      "memory_gb",    "system_disk", "data_disk", "nics",
+    "switch",     "cooling",      "rack",         "rack_amps",   "servers_per_rack",
+    "region",     "public_bandwidth", "software_image", "licences",   "support",     "cluster_manager",
+    "term_years", "task",         "room_temp_c",  "software",    "hidden_costs"};
+
+PartCount read_part_count(const YamlReader& r, const YAML::Node& n, const std::string& field) {
+  r.check_keys(n, field, {"part", "count"});
+  if (!n["part"]) r.fail(n, field + ".part", "missing part id");
+  if (!n["count"]) r.fail(n, field + ".count", "missing count");
+  return {r.text(n["part"], field + ".part"), r.count(n["count"], field + ".count", 0)};
+}
+
+std::optional<std::string> read_version(const YamlReader& r, const YAML::Node& n, const std::string& field) {
+  if (!n) return std::nullopt;
+  return r.text(n, field);
+}
+
+// Remembers the line of every field, so errors found later (unknown ids) can name it.
+void record_lines(const YAML::Node& n, const std::string& path, std::map<std::string, int>& lines) {
+  if (n.Mark().line >= 0 && !path.empty()) lines[path] = n.Mark().line + 1;
+  if (n.IsMap()) {
+    for (const auto& kv : n) record_lines(kv.second, path.empty() ? kv.first.Scalar() : path + "." + kv.first.Scalar(), lines);
+  } else if (n.IsSequence()) {
+    for (size_t i = 0; i < n.size(); ++i) record_lines(n[i], path + "[" + std::to_string(i) + "]", lines);
+  }
+}
+
+ConfigInput parse(const std::string& text, const std::string& file) {
+  YamlReader r(file);
+  YAML::Node root = r.load(text);
+  r.check_keys(root, "", kConfigKeys);
+  ConfigInput in;
+  in.file = file;
+  record_lines(root, "", in.lines);
+  ServerConfig& c = in.config;
+  if (root["name"]) c.name = r.text(root["name"], "name");
+  if (!root["gpu"]) r.fail(root, "gpu", "missing: which GPU (a catalog gpu id, e.g. a100-80gb-sxm)");
+  c.gpu = r.text(root["gpu"], "gpu");
+  if (!root["gpus"]) r.fail(root, "gpus", "missing: how many GPUs per node");
+  c.gpus = r.count(root["gpus"], "gpus", 1);
+  if (root["nodes"]) c.nodes = r.count(root["nodes"], "nodes", 1);
+  if (root["platform"]) c.platform = r.text(root["platform"], "platform");
+  if (root["cpu"]) c.cpu = r.text(root["cpu"], "cpu");
+  if (root["cpu_sockets"]) c.cpu_sockets = r.count(root["cpu_sockets"], "cpu_sockets", 1);
+  if (root["memory"] && root["memory_gb"]) r.fail(root["memory_gb"], "memory_gb", "give memory or memory_gb, not both");
+  if (const auto m = root["memory"]) {
+    if (m.IsMap()) {
+      r.check_keys(m, "memory", {"module", "count"});
+      if (!m["module"] || !m["count"]) r.fail(m, "memory", "needs module and count");
+      c.memory = {r.text(m["module"], "memory.module"), r.count(m["count"], "memory.count", 1)};
+    } else {
+      in.memory_gb = bytes_to_memory_gb(r.quantity(m, "memory", Dimension::kBytes, ""));
+    }
+  }
+  if (const auto m = root["memory_gb"]) in.memory_gb = r.quantity(m, "memory_gb", Dimension::kBytes, "GiB") / kGiB;
+  if (in.memory_gb && *in.memory_gb <= 0) r.fail(root["memory_gb"] ? root["memory_gb"] : root["memory"], "memory", "must be more than 0");
+  if (root["system_disk"]) c.system_disk = read_part_count(r, root["system_disk"], "system_disk");
+  if (root["data_disk"]) c.data_disk = read_part_count(r, root["data_disk"], "data_disk");
+  if (const auto n = root["nics"]) {
+    if (!n.IsSequence()) r.fail(n, "nics", "must be a list of {part, count}");
+    for (size_t i = 0; i < n.size(); ++i) c.nics.push_back(read_part_count(r, n[i], "nics[" + std::to_string(i) + "]"));
+  }
+  if (root["switch"]) c.network_switch = read_part_count(r, root["switch"], "switch");
+  if (root["cooling"]) c.cooling = r.text(root["cooling"], "cooling");
+  if (root["rack"] && root["rack_amps"]) r.fail(root["rack_amps"], "rack_amps", "give rack or rack_amps, not both");
+  if (root["rack"]) c.rack = r.text(root["rack"], "rack");
+  if (root["rack_amps"]) in.rack_amps = r.quantity(root["rack_amps"], "rack_amps", Dimension::kCurrent, "A");
+  if (root["servers_per_rack"]) c.servers_per_rack = r.count(root["servers_per_rack"], "servers_per_rack", 1);
+  if (root["region"]) c.region = r.text(root["region"], "region");
+  if (const auto b = root["public_bandwidth"]) {
+    c.public_bandwidth = r.text(b, "public_bandwidth");
+    if (c.public_bandwidth != "fixed" && c.public_bandwidth != "metered")
+      r.fail(b, "public_bandwidth", "'" + c.public_bandwidth + "' is not one of fixed, metered");
+  }
+  if (root["software_image"]) c.software_image = r.boolean(root["software_image"], "software_image");
+  if (root["licences"]) c.licences = r.string_list(root["licences"], "licences");
+  if (root["support"]) c.support = r.text(root["support"], "support");
+  if (root["cluster_manager"]) c.cluster_manager = r.text(root["cluster_manager"], "cluster_manager");
+  if (root["term_years"]) {
+    c.term_years = r.non_negative(root["term_years"], "term_years");
+    if (c.term_years == 0 || c.term_years > 20) r.fail(root["term_years"], "term_years", "must be between 0 and 20 years");
+  }
+  if (const auto t = root["task"]) {
+    std::string s = r.text(t, "task");
+    auto task = parse_task(s);
+    if (!task) r.fail(t, "task", "'" + s + "' is not one of " + kTaskNames);
+    c.task = *task;
+  }
+  if (const auto t = root["room_temp_c"]) {
+    double v = r.number(t, "room_temp_c");
+    if (v < -40 || v > 70) r.fail(t, "room_temp_c", "must be a room temperature in °C (got " + t.Scalar() + ")");
+    c.room_temp_c = v;
+  }
+  if (const auto s = root["software"]) {
+    r.check_keys(s, "software", {"driver", "cuda", "cudnn", "pytorch", "tensorflow"});
+    c.software.driver = read_version(r, s["driver"], "software.driver");
+    c.software.cuda = read_version(r, s["cuda"], "software.cuda");
+    c.software.cudnn = read_version(r, s["cudnn"], "software.cudnn");
+    c.software.pytorch = read_version(r, s["pytorch"], "software.pytorch");
+    c.software.tensorflow = read_version(r, s["tensorflow"], "software.tensorflow");
+  }
+  if (const auto h = root["hidden_costs"]) {
+    if (!h.IsMap()) r.fail(h, "hidden_costs", "must map a hidden-cost id to its monthly figure");
+    for (const auto& kv : h)
+      c.hidden_costs.push_back({kv.first.Scalar(), r.range(kv.second, "hidden_costs." + kv.first.Scalar())});
+  }
+  return in;
+}
+
+// Checks that `id` names an entry of `kind`; the error suggests the nearest id.
+void require_part(const catalog::Catalog& cat, const ConfigInput& in, const std::string& kind,
+                  const std::string& id, const std::string& field) {
+  if (cat.find(kind, id)) return;
+  throw ParseFailure{Error{in.file, in.line_of(field), field, "unknown " + kind + " '" + id + "'" + did_you_mean(id, cat.ids_of_kind(kind))}};
+}
+
+ServerConfig resolve(const ConfigInput& in, const catalog::Catalog& cat) {
+  ServerConfig c = in.config;
+  auto fail = [&](const std::string& field, const std::string& msg) { throw ParseFailure{Error{in.file, in.line_of(field), field, msg}}; };
+  require_part(cat, in, "gpu", c.gpu, "gpu");
+  const catalog::Entry& gpu = *cat.find("gpu", c.gpu);
+  const std::string form = gpu.text("form_factor");
+
+  if (c.platform.empty()) {
+    // The smallest platform that takes this many GPUs of this form factor.
+    const catalog::Entry* best = nullptr;
+    for (const catalog::Entry* p : cat.of_kind("platform")) {
+      if (p->text("gpu_form_factor") != form || p->number("max_gpus") < c.gpus) continue;
+      auto families = p->list("gpu_families");
+      if (!families.empty() && std::find(families.begin(), families.end(), gpu.text("family")) == families.end()) continue;
+      if (!best || p->number("max_gpus") < best->number("max_gpus")) best = p;
+    }
+    if (!best) fail("gpus", "no catalog platform takes " + std::to_string(c.gpus) + " " + form + " GPUs; name one with `platform:`");
+    c.platform = best->id;
+  }
+  require_part(cat, in, "platform", c.platform, "platform");
+  const catalog::Entry& platform = *cat.find("platform", c.platform);
+
+  if (c.cpu.empty()) c.cpu = platform.text("default_cpu");
+  require_part(cat, in, "cpu", c.cpu, "cpu");
+  if (c.cpu_sockets == 0) c.cpu_sockets = static_cast<int>(platform.number("cpu_sockets"));
+
+  if (c.memory.part.empty()) {
+    c.memory.part = platform.text("default_memory");
+    const catalog::Entry& module = *cat.find("memory", c.memory.part);
+    c.memory.count = in.memory_gb ? static_cast<int>(std::ceil(*in.memory_gb / module.number("size_gb") - 1e-9))
+                                  : static_cast<int>(platform.number("default_memory_modules"));
+  }
+  require_part(cat, in, "memory", c.memory.part, "memory.module");
+
+  auto default_part = [&](PartCount& pc, const char* part_key, const char* count_key, const std::string& field) {
+    if (pc.part.empty()) pc = {platform.text(part_key), static_cast<int>(platform.number(count_key))};
+    require_part(cat, in, "disk", pc.part, field + ".part");
+  };
+  default_part(c.system_disk, "default_system_disk", "default_system_disks", "system_disk");
+  default_part(c.data_disk, "default_data_disk", "default_data_disks", "data_disk");
+
+  if (c.nics.empty()) c.nics.push_back({platform.text("default_nic"), static_cast<int>(platform.number("default_nics"))});
+  for (size_t i = 0; i < c.nics.size(); ++i) require_part(cat, in, "nic", c.nics[i].part, "nics[" + std::to_string(i) + "].part");
+  if (c.network_switch) require_part(cat, in, "switch", c.network_switch->part, "switch.part");
+
+  if (c.cooling.empty()) c.cooling = platform.text("default_cooling");
+  require_part(cat, in, "cooling", c.cooling, "cooling");
+
+  if (c.rack.empty()) {
+    auto racks = cat.of_kind("rack");
+    if (racks.empty()) fail("rack", "the catalog has no rack circuit");
+    c.rack = racks.front()->id;
+    if (in.rack_amps) {
+      auto same_amps = std::find_if(racks.begin(), racks.end(), [&](const catalog::Entry* r) {
+        return std::fabs(r->number("amps") - *in.rack_amps) < 1e-9;
+      });
+      if (same_amps == racks.end()) {
+        std::string have;
+        for (const catalog::Entry* r : racks) have += (have.empty() ? "" : ", ") + format_number(r->number("amps")) + " A";
+        fail("rack_amps", "no catalog rack circuit of " + format_number(*in.rack_amps, 1) + " A (catalog has " + have + ")");
+      }
+      c.rack = (*same_amps)->id;
+    }
+  }
+  require_part(cat, in, "rack", c.rack, "rack");
+
+  if (c.region.empty()) {
+    auto regions = cat.of_kind("region");
+    if (regions.empty()) fail("region", "the catalog has no region");
+    c.region = regions.front()->id;
+  }
+  require_part(cat, in, "region", c.region, "region");
+  for (size_t i = 0; i < c.licences.size(); ++i) require_part(cat, in, "licence", c.licences[i], "licences[" + std::to_string(i) + "]");
+  if (c.support.empty()) {
+    auto tiers = cat.of_kind("support");
+    if (tiers.empty()) fail("support", "the catalog has no support tier");
+    c.support = tiers.front()->id;
+  }
+  require_part(cat, in, "support", c.support, "support");
+  if (!c.cluster_manager.empty()) require_part(cat, in, "cluster_manager", c.cluster_manager, "cluster_manager");
+  if (c.term_years == 0) c.term_years = cat.threshold("term.years");
+  for (const auto& h : c.hidden_costs) require_part(cat, in, "hidden_cost", h.id, "hidden_costs." + h.id);
+  return c;
+}
+
+void emit_part(YAML::Emitter& out, const char* key, const PartCount& pc) {
+  out << YAML::Key << key << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key << "part" << YAML::Value
+      << pc.part << YAML::Key << "count" << YAML::Value << pc.count << YAML::EndMap;
+}
+
+}  // namespace
+
+const char* task_name(Task t) {
+  for (const auto& [task, name] : kTasks)
+    if (task == t) return name;
+  return "train";
+}
+
+std::optional<Task> parse_task(std::string_view s) {
+  for (const auto& [task, name] : kTasks)
+    if (s == name) return task;
+  return std::nullopt;
+}
+
+Result<ConfigInput> parse_config_yaml(const std::string& text, const std::string& file) {
+  try {
+    return parse(text, file);
+  } catch (const ParseFailure& f) {
+    return f.error;
+  }
+}
+
+Result<ConfigInput> read_config_file(const std::string& path) {
+  auto text = read_text_file(path);
+  if (!text) return text.error();
+  return parse_config_yaml(*text, path);
+}
+
+Result<ServerConfig> resolve_config(const ConfigInput& input, const catalog::Catalog& catalog) {
+  try {
+    return resolve(input, catalog);
+  } catch (const ParseFailure& f) {
+    return f.error;
+  }
+}
+
+std::string write_config_yaml(const ServerConfig& c) {
+  YAML::Emitter out;
+  out << YAML::BeginMap;
+  if (!c.name.empty()) out << YAML::Key << "name" << YAML::Value << c.name;
+  out << YAML::Key << "task" << YAML::Value << task_name(c.task);
+  out << YAML::Key << "gpu" << YAML::Value << c.gpu;
+  out << YAML::Key << "gpus" << YAML::Value << c.gpus;
+  out << YAML::Key << "nodes" << YAML::Value << c.nodes;
+  out << YAML::Key << "platform" << YAML::Value << c.platform;
+  out << YAML::Key << "cpu" << YAML::Value << c.cpu;
+  out << YAML::Key << "cpu_sockets" << YAML::Value << c.cpu_sockets;
+  out << YAML::Key << "memory" << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key << "module"
+      << YAML::Value << c.memory.part << YAML::Key << "count" << YAML::Value << c.memory.count << YAML::EndMap;
+  emit_part(out, "system_disk", c.system_disk);
+  emit_part(out, "data_disk", c.data_disk);
+  out << YAML::Key << "nics" << YAML::Value << YAML::BeginSeq;
+  for (const auto& n : c.nics)
+    out << YAML::Flow << YAML::BeginMap << YAML::Key << "part" << YAML::Value << n.part << YAML::Key << "count"
+        << YAML::Value << n.count << YAML::EndMap;
+  out << YAML::EndSeq;
+  if (c.network_switch) emit_part(out, "switch", *c.network_switch);
+  out << YAML::Key << "cooling" << YAML::Value << c.cooling;
+  out << YAML::Key << "rack" << YAML::Value << c.rack;
+  out << YAML::Key << "servers_per_rack" << YAML::Value << c.servers_per_rack;
+  out << YAML::Key << "region" << YAML::Value << c.region;
+  if (!c.public_bandwidth.empty()) out << YAML::Key << "public_bandwidth" << YAML::Value << c.public_bandwidth;
+  out << YAML::Key << "software_image" << YAML::Value << c.software_image;
+  if (!c.licences.empty()) out << YAML::Key << "licences" << YAML::Value << YAML::Flow << c.licences;
+  out << YAML::Key << "support" << YAML::Value << c.support;
+  if (!c.cluster_manager.empty()) out << YAML::Key << "cluster_manager" << YAML::Value << c.cluster_manager;
+  out << YAML::Key << "term_years" << YAML::Value << c.term_years;
+  if (c.room_temp_c) out << YAML::Key << "room_temp_c" << YAML::Value << *c.room_temp_c;
+  if (c.software.any()) {
+    out << YAML::Key << "software" << YAML::Value << YAML::BeginMap;
+    auto version = [&](const char* key, const std::optional<std::string>& v) {
+      if (v) out << YAML::Key << key << YAML::Value << YAML::DoubleQuoted << *v;
+    };
+    version("driver", c.software.driver);
+    version("cuda", c.software.cuda);
+    version("cudnn", c.software.cudnn);
+    version("pytorch", c.software.pytorch);
+    version("tensorflow", c.software.tensorflow);
+    out << YAML::EndMap;
+  }
+  if (!c.hidden_costs.empty()) {
+    out << YAML::Key << "hidden_costs" << YAML::Value << YAML::BeginMap;
+    for (const auto& h : c.hidden_costs) {
+      out << YAML::Key << h.id << YAML::Value;
+      if (h.monthly.low == h.monthly.high) out << h.monthly.low;
+      else out << YAML::Flow << YAML::BeginSeq << h.monthly.low << h.monthly.high << YAML::EndSeq;
+    }
+    out << YAML::EndMap;
+  }
+  out << YAML::EndMap;
+  return std::string(out.c_str()) + "\n";
+}
+
+}  // namespace gpuplan::plan

@@ -1,0 +1,167 @@
+#include "plan/quote.h"
+
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "core/money.h"
+#include "plan/rules.h"
+
+namespace gpuplan::plan {
+namespace {
+
+std::string cited(const catalog::Entry& e) { return e.source + " (" + e.as_of + ")"; }
+
+const catalog::Entry* market_class(const catalog::Catalog& cat, const std::string& family, int gpus) {
+  const catalog::Entry* best = nullptr;
+  for (const catalog::Entry* m : cat.of_kind("market")) {
+    if (m->text("family") != family || m->number("gpus") < gpus) continue;
+    if (!best || m->number("gpus") < best->number("gpus")) best = m;
+  }
+  return best;
+}
+
+}  // namespace
+
+Range disk_price(const catalog::Entry& disk, int count) {
+  double multiplier = disk.opt_number("endurance_multiplier").value_or(1);
+  return disk.range("buy_per_tb") * (disk.number("capacity_tb") * multiplier * count);
+}
+
+PowerBudget node_power(const ServerConfig& c, const catalog::Catalog& cat) {
+  PowerBudget p;
+  p.gpus_w = c.gpus * cat.find("gpu", c.gpu)->number("tdp_w");
+  p.cpus_w = c.cpu_sockets * cat.find("cpu", c.cpu)->number("tdp_w");
+  p.memory_w = c.memory.count * cat.find("memory", c.memory.part)->number("power_w");
+  p.disks_w = c.system_disk.count * cat.find("disk", c.system_disk.part)->number("power_w") +
+              c.data_disk.count * cat.find("disk", c.data_disk.part)->number("power_w");
+  for (const auto& n : c.nics) p.nics_w += n.count * cat.find("nic", n.part)->number("power_w");
+  p.platform_w = cat.find("platform", c.platform)->number("base_power_w");
+  return p;
+}
+
+Quote build_quote(const ServerConfig& c, const catalog::Catalog& cat) {
+  Quote q;
+  q.config = c;
+  const int nodes = c.nodes;
+  const catalog::Entry& gpu = *cat.find("gpu", c.gpu);
+  const catalog::Entry& platform = *cat.find("platform", c.platform);
+
+  // Hardware of one node, then multiplied by the node count.
+  std::vector<QuoteLine> node_lines;
+  auto hardware = [&](const catalog::Entry& e, int per_node, const std::string& item, Range unit_buy) {
+    if (per_node == 0) return;
+    node_lines.push_back({e.id, item, static_cast<double>(per_node), unit_buy * per_node, {}, cited(e)});
+  };
+  hardware(gpu, c.gpus, gpu.name, gpu.range("buy"));
+  hardware(platform, 1, platform.name, platform.range("buy"));
+  const catalog::Entry& cpu = *cat.find("cpu", c.cpu);
+  hardware(cpu, c.cpu_sockets, cpu.name, cpu.range("buy"));
+  const catalog::Entry& memory = *cat.find("memory", c.memory.part);
+  hardware(memory, c.memory.count,
+           fmt::format("{} ({} GB in all)", memory.name, format_number(c.memory.count * memory.number("size_gb"))),
+           memory.range("buy"));
+  for (const PartCount* d : {&c.system_disk, &c.data_disk}) {
+    const catalog::Entry& disk = *cat.find("disk", d->part);
+    hardware(disk, d->count, disk.name, disk_price(disk, 1));
+  }
+  for (const auto& n : c.nics) {
+    const catalog::Entry& nic = *cat.find("nic", n.part);
+    hardware(nic, n.count, nic.name, nic.range("buy"));
+  }
+  const catalog::Entry& cooling = *cat.find("cooling", c.cooling);
+  hardware(cooling, 1, cooling.name + " (price over the baseline air cooling and PSU)", cooling.range("buy"));
+
+  for (QuoteLine& line : node_lines) {
+    q.node_hardware_buy += line.buy;
+    if (nodes > 1) {
+      line.item = fmt::format("{} (per node {} × {} nodes)", line.item, format_number(line.qty), nodes);
+      line.qty *= nodes;
+      line.buy = line.buy * nodes;
+    }
+    q.lines.push_back(line);
+  }
+  if (auto install = cooling.opt_range("install_if_not_in_contract")) {
+    q.lines.push_back({"install." + cooling.id, "Liquid-cooling pipe installation, if not written into the contract",
+                       static_cast<double>(nodes), *install * nodes, {}, cited(cooling)});
+  }
+  if (c.network_switch) {
+    const catalog::Entry& sw = *cat.find("switch", c.network_switch->part);
+    q.lines.push_back({sw.id, sw.name, static_cast<double>(c.network_switch->count),
+                       sw.range("buy") * c.network_switch->count, {}, cited(sw)});
+  }
+
+  // Renting: the whole server at its market rent, in the region's price level.
+  const catalog::Entry& region = *cat.find("region", c.region);
+  q.region_factor = region.range("price_factor");
+  if (const catalog::Entry* m = market_class(cat, gpu.text("family"), c.gpus)) {
+    q.market = MarketRange{m->id, static_cast<int>(m->number("gpus")), m->range("buy"), m->range("rent_monthly"), cited(*m)};
+    std::string item = fmt::format("Whole-server rent, {} market ({} GPUs), region {} × {}", gpu.text("family"),
+                                   q.market->gpus, region.id, format_range(q.region_factor, 2));
+    q.lines.push_back({"server-rent", item, static_cast<double>(nodes), {},
+                       q.market->rent_monthly * q.region_factor * nodes, cited(*m) + "; " + cited(region)});
+  }
+  const catalog::Entry& rack = *cat.find("rack", c.rack);
+  if (auto extra = rack.opt_range("rent_monthly"); extra && extra->high > 0) {
+    int racks = (nodes + c.servers_per_rack - 1) / c.servers_per_rack;
+    q.lines.push_back({rack.id, rack.name + " (extra over the 8 A baseline)", static_cast<double>(racks), {},
+                       *extra * racks, cited(rack)});
+  }
+  if (c.software_image) {
+    const auto images = cat.of_kind("software_image");
+    if (!images.empty()) {
+      const catalog::Entry& image = *images.front();
+      q.lines.push_back({image.id, image.name, static_cast<double>(nodes), {}, image.range("rent_monthly") * nodes, cited(image)});
+    }
+  }
+
+  // Subscriptions: priced for the term when buying, per month when renting.
+  const double years = c.term_years;
+  for (const std::string& id : c.licences) {
+    const catalog::Entry& lic = *cat.find("licence", id);
+    Range per_year = lic.range("per_gpu_year") * c.total_gpus();
+    q.lines.push_back({lic.id, fmt::format("{}, {} GPUs × {} years", lic.name, c.total_gpus(), format_number(years, 1)),
+                       static_cast<double>(c.total_gpus()), per_year * years, per_year / 12, cited(lic)});
+  }
+  const catalog::Entry& support = *cat.find("support", c.support);
+  if (support.range("per_year").high > 0) {
+    // Rented servers come with the provider's support, so only the purchase carries it.
+    q.lines.push_back({support.id, fmt::format("{}, {} node{} × {} years", support.name, nodes, nodes == 1 ? "" : "s", format_number(years, 1)),
+                       static_cast<double>(nodes), support.range("per_year") * (nodes * years), {}, cited(support)});
+  }
+  if (!c.cluster_manager.empty()) {
+    const catalog::Entry& cm = *cat.find("cluster_manager", c.cluster_manager);
+    if (auto licence = cm.opt_range("licence")) {
+      double share = nodes / cm.opt_number("licence_nodes").value_or(1) * years / cm.opt_number("licence_years").value_or(1);
+      Range cost = *licence * share;
+      q.lines.push_back({cm.id, fmt::format("{}, {} node{} × {} years", cm.name, nodes, nodes == 1 ? "" : "s", format_number(years, 1)),
+                         static_cast<double>(nodes), cost, cost / (years * 12), cited(cm)});
+    } else {
+      q.lines.push_back({cm.id,
+                         fmt::format("{}: no licence; ≈{} engineer-weeks to set up (staff cost, see hidden costs)",
+                                     cm.name, format_number(cm.opt_number("setup_engineer_weeks").value_or(0))),
+                         static_cast<double>(nodes), {}, {}, cited(cm)});
+    }
+  }
+
+  for (const QuoteLine& line : q.lines) {
+    q.total_buy += line.buy;
+    q.total_rent_monthly += line.rent_monthly;
+  }
+  q.buy_per_gpu = q.total_buy / c.total_gpus();
+  q.rent_per_gpu_month = q.total_rent_monthly / c.total_gpus();
+
+  for (const catalog::Entry* h : cat.of_kind("hidden_cost")) {
+    HiddenCostLine line{h->id, h->name, h->text("name_zh"), std::nullopt};
+    for (const auto& figure : c.hidden_costs)
+      if (figure.id == h->id) line.monthly = figure.monthly;
+    if (line.monthly) q.hidden_monthly += *line.monthly;
+    q.hidden_costs.push_back(line);
+  }
+
+  q.power = node_power(c, cat);
+  q.findings = check_rules(q, cat);
+  return q;
+}
+
+}  // namespace gpuplan::plan

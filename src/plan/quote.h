@@ -1,0 +1,77 @@
+// Quote: the priced bill of materials of a resolved ServerConfig (SPEC A1–A4): purchase and
+// monthly-rent ranges per line and in total, per-GPU figures, the whole-server market range
+// beside the component build-up, hidden costs, peak power, and the findings of the rules
+// (plan/rules.h). Pure: catalog and config in, Quote out.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "catalog/catalog.h"
+#include "core/finding.h"
+#include "core/range.h"
+#include "plan/config.h"
+
+namespace gpuplan::plan {
+
+struct QuoteLine {
+  std::string id;    // catalog id of the part, or a derived id ("server-rent", "install.cooling")
+  std::string item;  // what it is, in words, with the arithmetic where there is some
+  double qty = 0;
+  Range buy;           // one-off, when buying
+  Range rent_monthly;  // per month, when renting
+  std::string source;  // catalog source and date
+};
+
+struct MarketRange {
+  std::string id;
+  int gpus = 0;  // the market class used (smallest class with at least the config's GPUs)
+  Range buy;
+  Range rent_monthly;
+  std::string source;
+};
+
+struct HiddenCostLine {
+  std::string id;
+  std::string name;
+  std::string name_zh;
+  std::optional<Range> monthly;  // nullopt: not included, the user gave no figure
+};
+
+struct PowerBudget {
+  double gpus_w = 0;
+  double cpus_w = 0;
+  double memory_w = 0;
+  double disks_w = 0;
+  double nics_w = 0;
+  double platform_w = 0;
+  double total_w() const { return gpus_w + cpus_w + memory_w + disks_w + nics_w + platform_w; }
+};
+
+struct Quote {
+  std::string currency = "CNY";
+  ServerConfig config;
+  std::vector<QuoteLine> lines;
+  Range total_buy;
+  Range total_rent_monthly;
+  Range buy_per_gpu;
+  Range rent_per_gpu_month;
+  Range node_hardware_buy;  // one node's hardware lines, for the market comparison
+  std::optional<MarketRange> market;
+  Range region_factor{1, 1};
+  PowerBudget power;  // one node at full load
+  std::vector<HiddenCostLine> hidden_costs;
+  Range hidden_monthly;  // sum of the priced hidden costs (not in the totals)
+  std::vector<Finding> findings;
+};
+
+Quote build_quote(const ServerConfig& config, const catalog::Catalog& catalog);
+
+// Peak draw of one node from its parts' data-sheet power.
+PowerBudget node_power(const ServerConfig& config, const catalog::Catalog& catalog);
+
+// The price of `count` disks of catalog entry `disk` (capacity x per-TB price x endurance).
+Range disk_price(const catalog::Entry& disk, int count);
+
+}  // namespace gpuplan::plan

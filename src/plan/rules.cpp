@@ -1,0 +1,358 @@
+#include "plan/rules.h"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "core/money.h"
+#include "core/units.h"
+#include "plan/quote.h"
+
+namespace gpuplan::plan {
+namespace {
+
+using catalog::Catalog;
+using catalog::Entry;
+
+Finding make(const char* id, Severity s, std::string variant, std::string source) {
+  Finding f;
+  f.id = id;
+  f.severity = s;
+  f.variant = std::move(variant);
+  f.source = std::move(source);
+  return f;
+}
+
+std::string watts(double w) { return format_watts(w); }
+std::string cny(const Range& r) { return format_money_range(r, "CNY"); }
+bool is_training(Task t) { return t == Task::kFinetune || t == Task::kTrain || t == Task::kPretrain; }
+
+// B1: the rack circuit must carry the servers in it at full load.
+void check_power_rack(const Quote& q, const Catalog& cat, std::vector<Finding>& out) {
+  const Entry& rack = *cat.find("rack", q.config.rack);
+  const double capacity = rack.number("amps") * rack.number("volts");
+  const double fraction = cat.threshold("rack.continuous_fraction");
+  const double load = q.power.total_w() * q.config.servers_per_rack;
+  const char* source = "SPEC B1; [S0 §3.3]; rack.continuous_fraction";
+  Finding f;
+  if (load > capacity) f = make("power.rack", Severity::kFail, "over", source);
+  else if (load > capacity * fraction) f = make("power.rack", Severity::kWarn, "near", source);
+  else return;
+  f.fact("load", watts(load))
+      .fact("servers", std::to_string(q.config.servers_per_rack))
+      .fact("gpu_draw", watts(q.power.gpus_w))
+      .fact("gpus", std::to_string(q.config.gpus))
+      .fact("gpu_tdp", watts(cat.find("gpu", q.config.gpu)->number("tdp_w")))
+      .fact("amps", format_number(rack.number("amps")))
+      .fact("volts", format_number(rack.number("volts")))
+      .fact("capacity", watts(capacity))
+      .fact("continuous", watts(capacity * fraction))
+      .fact("fraction", format_number(fraction * 100) + "%");
+  out.push_back(f);
+}
+
+// B1: the power supplies must carry one node, ideally with their redundant units spare.
+void check_power_psu(const Quote& q, const Catalog& cat, std::vector<Finding>& out) {
+  const Entry& cooling = *cat.find("cooling", q.config.cooling);
+  const double psu_w = cooling.number("psu_watts");
+  const double total = cooling.number("psu_count") * psu_w;
+  const double redundant_ok = (cooling.number("psu_count") - cooling.number("psu_redundant")) * psu_w;
+  const double load = q.power.total_w();
+  Finding f;
+  if (load > total) f = make("power.psu", Severity::kFail, "over", "SPEC B1; vendor PSU data");
+  else if (load > redundant_ok) f = make("power.psu", Severity::kWarn, "no_redundancy", "SPEC B1; vendor PSU data");
+  else return;
+  f.fact("load", watts(load))
+      .fact("psus", format_number(cooling.number("psu_count")) + " × " + watts(psu_w))
+      .fact("total", watts(total))
+      .fact("redundant", format_number(cooling.number("psu_redundant")))
+      .fact("without_redundant", watts(redundant_ok));
+  out.push_back(f);
+}
+
+// B2: lanes the CPUs offer against GPUs, NVMe and NICs.
+void check_pcie_lanes(const Quote& q, const Catalog& cat, std::vector<Finding>& out) {
+  const ServerConfig& c = q.config;
+  const Entry& cpu = *cat.find("cpu", c.cpu);
+  const Entry& platform = *cat.find("platform", c.platform);
+  const Entry& gpu = *cat.find("gpu", c.gpu);
+  const double available = c.cpu_sockets == 1 ? cpu.number("pcie_lanes_per_socket")
+                                              : cpu.number("pcie_lanes_dual_socket") * (c.cpu_sockets / 2.0);
+  // GPUs in CPU-direct slots take their own lanes; switched GPUs share one x16 uplink per pair.
+  const int direct = std::min(c.gpus, static_cast<int>(platform.number("cpu_direct_x16_slots")));
+  const int switched = c.gpus - direct;
+  const double gpu_lanes = direct * gpu.number("pcie_lanes") + std::ceil(switched / 2.0) * gpu.number("pcie_lanes");
+  double nvme_lanes = 0;
+  for (const PartCount* d : {&c.system_disk, &c.data_disk}) nvme_lanes += d->count * cat.find("disk", d->part)->number("pcie_lanes");
+  int nics_behind_switch = static_cast<int>(platform.opt_number("nics_behind_switches").value_or(0));
+  double nic_lanes = 0;
+  for (const auto& n : c.nics) {
+    int on_cpu = std::max(0, n.count - nics_behind_switch);
+    nics_behind_switch = std::max(0, nics_behind_switch - n.count);
+    nic_lanes += on_cpu * cat.find("nic", n.part)->number("pcie_lanes");
+  }
+  const double needed = gpu_lanes + nvme_lanes + nic_lanes;
+  if (needed <= available) return;
+  Finding f = make("pcie.lanes", Severity::kFail, "", "SPEC B2; [S1 §2] (lane counts corrected, SPEC §J); CPU data sheet");
+  f.fact("needed", format_number(needed))
+      .fact("available", format_number(available))
+      .fact("gpu_lanes", format_number(gpu_lanes))
+      .fact("nvme_lanes", format_number(nvme_lanes))
+      .fact("nic_lanes", format_number(nic_lanes))
+      .fact("cpu", cpu.name)
+      .fact("sockets", std::to_string(c.cpu_sockets));
+  out.push_back(f);
+}
+
+// B2: every GPU in a CPU-direct Gen4 x16 slot of a platform made for its form factor.
+void check_pcie_slot(const Quote& q, const Catalog& cat, std::vector<Finding>& out) {
+  const ServerConfig& c = q.config;
+  const Entry& platform = *cat.find("platform", c.platform);
+  const Entry& gpu = *cat.find("gpu", c.gpu);
+  const char* source = "SPEC B2; [S1 §2, §5 #2]";
+  if (gpu.text("form_factor") != platform.text("gpu_form_factor")) {
+    Finding f = make("pcie.slot", Severity::kFail, "form_factor", source);
+    f.fact("gpu", gpu.name).fact("gpu_form", gpu.text("form_factor")).fact("platform", platform.name)
+        .fact("platform_form", platform.text("gpu_form_factor"));
+    out.push_back(f);
+    return;
+  }
+  if (c.gpus > platform.number("max_gpus")) {
+    Finding f = make("pcie.slot", Severity::kFail, "count", source);
+    f.fact("gpus", std::to_string(c.gpus)).fact("platform", platform.name).fact("max", format_number(platform.number("max_gpus")));
+    out.push_back(f);
+    return;
+  }
+  // SXM boards reach the CPU through the switches they were designed with; only card slots are judged.
+  const int direct = static_cast<int>(platform.number("cpu_direct_x16_slots"));
+  if (gpu.text("form_factor") == "pcie" && c.gpus > direct) {
+    Finding f = make("pcie.slot", Severity::kWarn, "switched", source);
+    f.fact("gpus", std::to_string(c.gpus)).fact("direct", std::to_string(direct))
+        .fact("switched", std::to_string(c.gpus - direct)).fact("platform", platform.name);
+    out.push_back(f);
+  }
+  if (gpu.number("pcie_gen") > platform.number("pcie_gen")) {
+    Finding f = make("pcie.slot", Severity::kWarn, "generation", source);
+    f.fact("gpu", gpu.name).fact("gpu_gen", format_number(gpu.number("pcie_gen")))
+        .fact("platform_gen", format_number(platform.number("pcie_gen")));
+    out.push_back(f);
+  }
+}
+
+// B3: training needs at least 256 GB of host memory.
+void check_memory(const Quote& q, const Catalog& cat, std::vector<Finding>& out) {
+  const ServerConfig& c = q.config;
+  const double gb = c.memory.count * cat.find("memory", c.memory.part)->number("size_gb");
+  const double min_gb = cat.threshold("memory.min_gb");
+  if (gb >= min_gb) return;
+  Finding f = make("memory.min", is_training(c.task) ? Severity::kWarn : Severity::kInfo, "", "SPEC B3; [S0 §2.2]");
+  f.fact("memory", format_number(gb) + " GB").fact("min", format_number(min_gb) + " GB").fact("task", task_name(c.task));
+  out.push_back(f);
+}
+
+bool has_rdma(const ServerConfig& c, const Catalog& cat) {
+  return std::any_of(c.nics.begin(), c.nics.end(), [&](const PartCount& n) { return n.count > 0 && cat.find("nic", n.part)->flag("rdma"); });
+}
+
+// B4: multi-node training needs RDMA; one node does not need InfiniBand.
+void check_network_rdma(const Quote& q, const Catalog& cat, std::vector<Finding>& out) {
+  const ServerConfig& c = q.config;
+  const char* source = "SPEC B4; [S0 §2.3]";
+  Range ib_cost;
+  for (const auto& n : c.nics) {
+    const Entry& nic = *cat.find("nic", n.part);
+    if (nic.text("protocol") == "infiniband") ib_cost += nic.range("buy") * n.count;
+  }
+  if (c.nodes > 1 && !has_rdma(c, cat)) {
+    Finding f = make("network.rdma", Severity::kFail, "missing", source);
+    f.fact("nodes", std::to_string(c.nodes));
+    out.push_back(f);
+  } else if (c.nodes > 1 && ib_cost.high > 0 && !c.network_switch) {
+    Finding f = make("network.rdma", Severity::kWarn, "no_switch", source);
+    f.fact("nodes", std::to_string(c.nodes));
+    out.push_back(f);
+  } else if (c.nodes == 1 && ib_cost.high > 0) {
+    Finding f = make("network.rdma", Severity::kInfo, "unneeded", source);
+    f.fact("cost", cny(ib_cost));
+    out.push_back(f);
+  }
+}
+
+// B4: NVLink/NVSwitch matters for multi-GPU training only.
+void check_network_nvlink(const Quote& q, const Catalog& cat, std::vector<Finding>& out) {
+  const ServerConfig& c = q.config;
+  const std::string link = cat.find("platform", c.platform)->text("interconnect");
+  const char* source = "SPEC B4; [S0 §3.4]";
+  if (c.gpus > 1 && is_training(c.task) && link == "pcie") {
+    Finding f = make("network.nvlink", Severity::kWarn, "missing", source);
+    f.fact("gpus", std::to_string(c.gpus)).fact("task", task_name(c.task));
+    out.push_back(f);
+  } else if ((c.gpus == 1 || c.task == Task::kInference) && link != "pcie") {
+    Finding f = make("network.nvlink", Severity::kInfo, "unneeded", source);
+    f.fact("gpus", std::to_string(c.gpus)).fact("task", task_name(c.task)).fact("interconnect", link);
+    out.push_back(f);
+  }
+}
+
+// A2: metered public traffic is the classic trap (tens of GB of weights per download).
+void check_public_bandwidth(const Quote& q, const Catalog&, std::vector<Finding>& out) {
+  if (q.config.public_bandwidth != "metered") return;
+  out.push_back(make("network.public", Severity::kWarn, "metered", "SPEC A2; [S0 §2.3]"));
+}
+
+// B5: air cooling in a hot room throttles.
+void check_cooling(const Quote& q, const Catalog& cat, std::vector<Finding>& out) {
+  const ServerConfig& c = q.config;
+  if (!c.room_temp_c || cat.find("cooling", c.cooling)->text("method") != "air") return;
+  const double hot = cat.threshold("cooling.hot_room_c");
+  if (*c.room_temp_c < hot) return;
+  Finding f = make("cooling.air", Severity::kWarn, "", "SPEC B5; [S1 §2]; ASHRAE class A2");
+  f.fact("room", format_number(*c.room_temp_c, 1) + " °C").fact("limit", format_number(hot) + " °C")
+      .fact("throttle", format_number(cat.threshold("cooling.air_throttle_pct")) + "%");
+  out.push_back(f);
+}
+
+int major_of(const std::string& v) { return std::atoi(v.c_str()); }
+
+// B6: versions against the dated compatibility matrix.
+void check_software(const Quote& q, const Catalog& cat, std::vector<Finding>& out) {
+  const SoftwareVersions& s = q.config.software;
+  const char* source = "SPEC B6; [S0 §3.4]";
+  if (!s.any()) {
+    out.push_back(make("software.matrix", Severity::kInfo, "unspecified", source));
+    return;
+  }
+  auto given = [&](const std::string& component) -> const std::optional<std::string>& {
+    if (component == "driver") return s.driver;
+    if (component == "cuda") return s.cuda;
+    if (component == "cudnn") return s.cudnn;
+    if (component == "pytorch") return s.pytorch;
+    return s.tensorflow;
+  };
+  for (const Entry* row : cat.of_kind("software")) {
+    const std::string component = row->text("component");
+    const auto& version = given(component);
+    if (!version) continue;
+    const std::string as_of = row->as_of;
+    if (row->has("min_version") && compare_versions(*version, row->text("min_version")) < 0) {
+      Finding f = make("software.matrix", component == "driver" ? Severity::kFail : Severity::kWarn, "below_min", source);
+      f.fact("component", component).fact("version", *version).fact("min", row->text("min_version")).fact("as_of", as_of);
+      out.push_back(f);
+    }
+    auto allowed = row->list("allowed");
+    if (!allowed.empty()) {
+      bool listed = std::any_of(allowed.begin(), allowed.end(), [&](const std::string& a) { return compare_versions(*version, a) == 0; });
+      if (!listed) {
+        std::string joined;
+        for (const auto& a : allowed) joined += (joined.empty() ? "" : ", ") + a;
+        Finding f = make("software.matrix", Severity::kWarn, "not_listed", source);
+        f.fact("component", component).fact("version", *version).fact("allowed", joined).fact("as_of", as_of);
+        out.push_back(f);
+      }
+    }
+  }
+  // CUDA 12.x needs a 525-series driver or later.
+  if (s.cuda && s.driver && major_of(*s.cuda) >= 12 && major_of(*s.driver) < 525) {
+    Finding f = make("software.matrix", Severity::kFail, "cuda_driver", source);
+    f.fact("cuda", *s.cuda).fact("driver", *s.driver);
+    out.push_back(f);
+  }
+}
+
+void check_band(const char* id, const Range& per_gpu, const Range& band, const char* unit, std::vector<Finding>& out) {
+  const char* source = "SPEC A3; [S0 §3.2]";
+  Finding f;
+  if (per_gpu.low > band.high) f = make(id, Severity::kWarn, "above", source);
+  else if (per_gpu.high < band.low) f = make(id, Severity::kInfo, "below", source);
+  else return;
+  f.fact("per_gpu", cny(per_gpu) + unit).fact("band", cny(band) + unit);
+  out.push_back(f);
+}
+
+// A3: per-GPU monthly rent and purchase against the article's sanity band.
+void check_band_rent(const Quote& q, const Catalog& cat, std::vector<Finding>& out) {
+  if (!q.market) return;  // no rent figure to judge
+  check_band("band.rent_per_gpu", q.rent_per_gpu_month, cat.threshold_range("band.rent_per_gpu_month"), "/GPU-month", out);
+}
+
+void check_band_buy(const Quote& q, const Catalog& cat, std::vector<Finding>& out) {
+  check_band("band.buy_per_gpu", q.buy_per_gpu, cat.threshold_range("band.buy_per_gpu"), "/GPU", out);
+}
+
+// A2: the component build-up of one node against the whole-server market range.
+void check_market(const Quote& q, const Catalog& cat, std::vector<Finding>& out) {
+  if (!q.market) {
+    Finding f = make("market.range", Severity::kWarn, "unknown", "SPEC A2; [S0 §2.1]");
+    f.fact("gpu", q.config.gpu).fact("gpus", std::to_string(q.config.gpus));
+    out.push_back(f);
+    return;
+  }
+  const double tolerance = cat.threshold("market.tolerance");
+  const Range widened{q.market->buy.low * (1 - tolerance), q.market->buy.high * (1 + tolerance)};
+  if (q.node_hardware_buy.overlaps(widened)) return;
+  Finding f = make("market.range", Severity::kWarn, q.node_hardware_buy.low > widened.high ? "above" : "below", "SPEC A2, §J; [S0 §1, §2.1]");
+  f.fact("build_up", cny(q.node_hardware_buy)).fact("market", cny(q.market->buy))
+      .fact("market_gpus", std::to_string(q.market->gpus)).fact("tolerance", format_number(tolerance * 100) + "%");
+  out.push_back(f);
+}
+
+// B7: what the platform lacks for the next few years, as advisories.
+void check_future(const Quote& q, const Catalog& cat, std::vector<Finding>& out) {
+  const Entry& platform = *cat.find("platform", q.config.platform);
+  const char* source = "SPEC B7; [S1 §6]";
+  if (platform.number("pcie_gen") < 5) {
+    Finding f = make("future.pcie5", Severity::kInfo, "", source);
+    if (const Entry* up = cat.find("upgrade", "pcie5-ready-platform")) f.fact("cost", cny(up->range("delta")));
+    else f.fact("cost", "—");
+    out.push_back(f);
+  }
+  if (q.config.gpus > 1 && platform.text("interconnect") == "pcie") out.push_back(make("future.nvlink", Severity::kInfo, "", source));
+  if (!platform.flag("liquid_ready") && cat.find("cooling", q.config.cooling)->text("method") == "air")
+    out.push_back(make("future.liquid", Severity::kInfo, "", source));
+  if (!platform.flag("tpm2")) out.push_back(make("future.tpm", Severity::kInfo, "", source));
+}
+
+const std::vector<Rule> kRules = {
+    {"power.rack", "B1", check_power_rack},
+    {"power.psu", "B1", check_power_psu},
+    {"pcie.lanes", "B2", check_pcie_lanes},
+    {"pcie.slot", "B2", check_pcie_slot},
+    {"memory.min", "B3", check_memory},
+    {"network.rdma", "B4", check_network_rdma},
+    {"network.nvlink", "B4", check_network_nvlink},
+    {"network.public", "A2", check_public_bandwidth},
+    {"cooling.air", "B5", check_cooling},
+    {"software.matrix", "B6", check_software},
+    {"band.rent_per_gpu", "A3", check_band_rent},
+    {"band.buy_per_gpu", "A3", check_band_buy},
+    {"market.range", "A2", check_market},
+    {"future.", "B7", check_future},
+};
+
+}  // namespace
+
+const std::vector<Rule>& rules() { return kRules; }
+
+std::vector<Finding> check_rules(const Quote& quote, const Catalog& catalog) {
+  std::vector<Finding> out;
+  for (const Rule& rule : kRules) rule.check(quote, catalog, out);
+  std::stable_sort(out.begin(), out.end(), [](const Finding& a, const Finding& b) { return a.severity > b.severity; });
+  return out;
+}
+
+int compare_versions(const std::string& a, const std::string& b) {
+  std::istringstream sa(a), sb(b);
+  std::string pa, pb;
+  while (true) {
+    bool more_a = static_cast<bool>(std::getline(sa, pa, '.'));
+    bool more_b = static_cast<bool>(std::getline(sb, pb, '.'));
+    if (!more_a && !more_b) return 0;
+    long va = more_a ? std::atol(pa.c_str()) : 0;
+    long vb = more_b ? std::atol(pb.c_str()) : 0;
+    if (va != vb) return va < vb ? -1 : 1;
+  }
+}
+
+}  // namespace gpuplan::plan

@@ -1,0 +1,29 @@
+// Rules that warn about a priced configuration (SPEC A3, B1–B7): each is a function of the
+// quote and the catalog that returns findings with the numbers that fired it, or nothing
+// when the configuration is fine. Thresholds come from the catalog's threshold entries.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "catalog/catalog.h"
+#include "core/finding.h"
+
+namespace gpuplan::plan {
+
+struct Quote;
+
+struct Rule {
+  const char* id;  // the stable finding id, or its prefix for a family ("future.")
+  const char* spec;
+  void (*check)(const Quote&, const catalog::Catalog&, std::vector<Finding>&);
+};
+
+const std::vector<Rule>& rules();
+
+std::vector<Finding> check_rules(const Quote& quote, const catalog::Catalog& catalog);
+
+// Compares dotted version strings numerically ("525.85.05" < "535.104"); missing parts are 0.
+int compare_versions(const std::string& a, const std::string& b);
+
+}  // namespace gpuplan::plan

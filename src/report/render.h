@@ -1,0 +1,39 @@
+// Renderers: a quote, a recommendation or an audit as an aligned terminal table, JSON or
+// Markdown. Pure functions of a result; the JSON shapes are public (see README).
+#pragma once
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "core/finding.h"
+#include "plan/audit.h"
+#include "plan/recommend.h"
+#include "plan/quote.h"
+#include "report/messages.h"
+
+namespace gpuplan::report {
+
+enum class Format { kTable, kJson, kMarkdown };
+bool parse_format(std::string_view s, Format& out);
+
+struct Style {
+  Lang lang = Lang::kEn;
+  bool colour = false;
+};
+
+nlohmann::json range_json(const Range& r);
+nlohmann::json config_json(const plan::ServerConfig& c);
+nlohmann::json finding_json(const Finding& f, Lang lang);
+nlohmann::json quote_json(const plan::Quote& q, Lang lang);
+nlohmann::json recommendation_json(const plan::Recommendation& r, Lang lang);
+nlohmann::json audit_json(const plan::AuditResult& a, Lang lang);
+
+std::string render_quote(const plan::Quote& q, Format format, const Style& style);
+std::string render_recommendation(const plan::Recommendation& r, Format format, const Style& style);
+std::string render_audit(const plan::AuditResult& a, Format format, const Style& style);
+
+// The findings block shared by every verb's table output.
+std::string findings_text(const std::vector<Finding>& findings, const Style& style);
+
+}  // namespace gpuplan::report

@@ -1,0 +1,117 @@
+#include "plan/config.h"
+
+#include <gtest/gtest.h>
+
+#include "test_support.h"
+
+namespace gpuplan::plan {
+namespace {
+
+using gpuplan::testing::config_from;
+using gpuplan::testing::default_catalog;
+
+Error parse_error(const std::string& yaml) {
+  auto r = parse_config_yaml(yaml, "c.yaml");
+  if (r.ok()) {
+    auto resolved = resolve_config(*r, default_catalog());
+    if (resolved.ok()) ADD_FAILURE() << "expected an error for:\n" << yaml;
+    else return resolved.error();
+    return {};
+  }
+  return r.error();
+}
+
+TEST(ConfigTest, FillsDefaultsFromThePlatform) {
+  ServerConfig c = config_from("gpu: a100-80gb-sxm\ngpus: 8\n");
+  EXPECT_EQ(c.platform, "hgx-a100-8gpu");  // the only 8-GPU SXM board for the A100 family
+  EXPECT_EQ(c.cpu, "epyc-7763");
+  EXPECT_EQ(c.cpu_sockets, 2);
+  EXPECT_EQ(c.memory, (PartCount{"ddr4-3200-64gb", 16}));
+  EXPECT_EQ(c.nodes, 1);
+  EXPECT_EQ(c.rack, "rack-8a-220v");  // the catalog's first circuit
+  EXPECT_EQ(c.term_years, 3);         // term.years
+}
+
+TEST(ConfigTest, SizesMemoryAndPicksTheRackFromQuantities) {
+  // 1 TiB = 1,024 GB of 64 GB modules = 16 modules; 700 GB rounds up to 11.
+  EXPECT_EQ(config_from("gpu: a100-80gb-sxm\ngpus: 8\nmemory: 1 TiB\n").memory.count, 16);
+  EXPECT_EQ(config_from("gpu: a100-80gb-sxm\ngpus: 8\nmemory_gb: 700\n").memory.count, 11);
+  EXPECT_EQ(config_from("gpu: a100-80gb-sxm\ngpus: 8\nrack_amps: 16 A\n").rack, "rack-16a-220v");
+  EXPECT_EQ(config_from("gpu: a100-80gb-sxm\ngpus: 8\nrack_amps: 32\n").rack, "rack-32a-220v");
+}
+
+TEST(ConfigTest, WrittenConfigReadsBackUnchanged) {
+  ServerConfig c = config_from(R"(
+name: round trip
+task: pretrain
+gpu: a100-80gb-sxm
+gpus: 8
+nodes: 2
+nics: [{part: ib-hdr-200g, count: 8}, {part: eth-25g-dual, count: 1}]
+switch: {part: ib-hdr-switch-40p, count: 1}
+licences: [nvidia-ai-enterprise]
+cluster_manager: commercial-16node-3y
+room_temp_c: 27.5
+public_bandwidth: fixed
+software: {driver: "535.104.05", cuda: "12.1"}
+hidden_costs: {ops_staff: [8000, 15000], egress: 1200}
+)");
+  ServerConfig again = config_from(write_config_yaml(c));
+  EXPECT_EQ(again, c);
+  EXPECT_EQ(again.software.cuda, std::optional<std::string>("12.1"));
+}
+
+TEST(ConfigTest, MalformedYamlNamesTheLine) {
+  Error e = parse_error("gpu: a100-80gb-sxm\ngpus: 8\nnics: [{part: x\n");
+  EXPECT_EQ(e.file, "c.yaml");
+  EXPECT_GE(e.line, 3);
+  EXPECT_NE(e.message.find("malformed YAML"), std::string::npos);
+}
+
+TEST(ConfigTest, UnknownPartSuggestsTheNearestIdOnItsLine) {
+  Error e = parse_error("gpu: a100-80gb-sxm\ngpus: 8\ncpu: epyc-7736\n");
+  EXPECT_EQ(e.str(), "c.yaml:3: cpu: unknown cpu 'epyc-7736' (did you mean 'epyc-7763'?)");
+  Error nic = parse_error("gpu: a100-80gb-sxm\ngpus: 8\nnics:\n  - {part: ib-hdr-20g, count: 8}\n");
+  EXPECT_EQ(nic.str(), "c.yaml:4: nics[0].part: unknown nic 'ib-hdr-20g' (did you mean 'ib-hdr-200g'?)");
+}
+
+TEST(ConfigTest, CountsMustBePositiveWholeNumbers) {
+  EXPECT_EQ(parse_error("gpu: a100-80gb-sxm\ngpus: 0\n").str(), "c.yaml:2: gpus: must be at least 1 (got 0)");
+  EXPECT_EQ(parse_error("gpu: a100-80gb-sxm\ngpus: -2\n").str(), "c.yaml:2: gpus: must be at least 1 (got -2)");
+  EXPECT_EQ(parse_error("gpu: a100-80gb-sxm\ngpus: 2.5\n").str(), "c.yaml:2: gpus: must be a whole number (got 2.5)");
+  EXPECT_EQ(parse_error("gpu: a100-80gb-sxm\ngpus: 8\nnodes: 0\n").str(), "c.yaml:3: nodes: must be at least 1 (got 0)");
+}
+
+TEST(ConfigTest, WrongTypesAndUnitTypos) {
+  EXPECT_EQ(parse_error("gpu: a100-80gb-sxm\ngpus: eight\n").str(), "c.yaml:2: gpus: 'eight' is not a number");
+  EXPECT_EQ(parse_error("gpu: a100-80gb-sxm\ngpus: 8\nsoftware_image: maybe\n").str(),
+            "c.yaml:3: software_image: must be true or false");
+  Error unit = parse_error("gpu: a100-80gb-sxm\ngpus: 8\nmemory: 512 GBB\n");
+  EXPECT_EQ(unit.line, 3);
+  EXPECT_EQ(unit.field, "memory");
+  EXPECT_NE(unit.message.find("unknown unit 'GBB'"), std::string::npos);
+  Error amps = parse_error("gpu: a100-80gb-sxm\ngpus: 8\nrack_amps: 16 W\n");
+  EXPECT_NE(amps.message.find("unknown unit 'W'"), std::string::npos);
+}
+
+TEST(ConfigTest, UnknownFieldSuggestsTheIntendedOne) {
+  EXPECT_EQ(parse_error("gpu: a100-80gb-sxm\ngpuz: 8\n").str(), "c.yaml:2: gpuz: unknown field (did you mean 'gpus'?)");
+  EXPECT_EQ(parse_error("gpu: a100-80gb-sxm\ngpus: 8\nsoftware: {cuda: \"12.1\", cudnnn: \"8.9\"}\n").str(),
+            "c.yaml:3: software.cudnnn: unknown field (did you mean 'cudnn'?)");
+}
+
+TEST(ConfigTest, MissingRequiredFields) {
+  EXPECT_EQ(parse_error("gpus: 8\n").field, "gpu");
+  EXPECT_EQ(parse_error("gpu: a100-80gb-sxm\n").field, "gpus");
+  EXPECT_EQ(parse_error("- just a list\n").message, "expected a YAML mapping of fields");
+}
+
+TEST(ConfigTest, MissingFileIsAnErrorNamingIt) {
+  auto r = read_config_file("/nonexistent/dir/server.yaml");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().file, "/nonexistent/dir/server.yaml");
+  EXPECT_NE(r.error().message.find("cannot open"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace gpuplan::plan

@@ -1,0 +1,272 @@
+// Each rule fires on a configuration built to trigger it, with the numbers that fired it,
+// and stays quiet on one built not to.
+#include "plan/rules.h"
+
+#include <gtest/gtest.h>
+
+#include "plan/quote.h"
+#include "test_support.h"
+
+namespace gpuplan::plan {
+namespace {
+
+using gpuplan::testing::catalog_with;
+using gpuplan::testing::config_from;
+using gpuplan::testing::default_catalog;
+using gpuplan::testing::findings_with_id;
+
+std::vector<Finding> run(const std::string& yaml, const catalog::Catalog& cat = default_catalog()) {
+  return build_quote(config_from(yaml, cat), cat).findings;
+}
+
+std::string fact(const Finding& f, const std::string& key) {
+  const std::string* v = f.find_fact(key);
+  return v ? *v : "<missing " + key + ">";
+}
+
+// The 1-GPU workstation with its defaults draws 300 (GPU) + 135 (Xeon 4314) + 4 × 6 (DIMMs)
+// + 3 (SATA) + 7 (M.2) + 10 (10GbE) + 250 (platform) = 729 W.
+const char* kWorkstation = "gpu: a100-80gb-pcie\ngpus: 1\n";
+
+TEST(RulesTest, EightSxmGpusOverloadAnEightAmpRack) {
+  auto f = findings_with_id(run("gpu: a100-80gb-sxm\ngpus: 8\nrack: rack-8a-220v\n"), "power.rack");
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].severity, Severity::kFail);
+  EXPECT_EQ(fact(f[0], "gpu_draw"), "3,200 W");  // 8 × 400 W
+  EXPECT_EQ(fact(f[0], "capacity"), "1,760 W");  // 8 A × 220 V
+}
+
+TEST(RulesTest, RackAboveItsContinuousFractionWarns) {
+  // Two 729 W workstations = 1,458 W: under 1,760 W but over 80% of it (1,408 W).
+  auto f = findings_with_id(run(std::string(kWorkstation) + "servers_per_rack: 2\nrack: rack-8a-220v\n"), "power.rack");
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].severity, Severity::kWarn);
+  EXPECT_EQ(fact(f[0], "load"), "1,458 W");
+  EXPECT_EQ(fact(f[0], "continuous"), "1,408 W");
+  EXPECT_TRUE(findings_with_id(run(std::string(kWorkstation) + "rack: rack-8a-220v\n"), "power.rack").empty());
+}
+
+TEST(RulesTest, PowerSuppliesTooSmallOrWithoutRedundancy) {
+  // 4 × A100 PCIe default build: 1,200 + 2 × 225 + 8 × 6 + 2 × 3 + 12 + 12 + 200 = 1,928 W.
+  auto over = findings_with_id(run("gpu: a100-80gb-pcie\ngpus: 4\ncooling: air-1600w-platinum\nrack_amps: 16\n"), "power.psu");
+  ASSERT_EQ(over.size(), 1u);
+  EXPECT_EQ(over[0].severity, Severity::kFail);
+  EXPECT_EQ(fact(over[0], "load"), "1,928 W");
+  EXPECT_EQ(fact(over[0], "total"), "1,600 W");
+  // 4 × H100 PCIe (350 W): 1,400 + 728 = 2,128 W > the 2,000 W left when one of 2 × 2,000 W fails.
+  auto redundancy = findings_with_id(run("gpu: h100-80gb-pcie\ngpus: 4\nplatform: server-4gpu-pcie\nrack_amps: 16\n"), "power.psu");
+  ASSERT_EQ(redundancy.size(), 1u);
+  EXPECT_EQ(redundancy[0].severity, Severity::kWarn);
+  EXPECT_EQ(fact(redundancy[0], "load"), "2,128 W");
+  EXPECT_EQ(fact(redundancy[0], "without_redundant"), "2,000 W");
+  EXPECT_TRUE(findings_with_id(run("gpu: a100-80gb-pcie\ngpus: 4\nrack_amps: 16\n"), "power.psu").empty());
+}
+
+TEST(RulesTest, OneSixtyFourLaneSocketCannotFeedFourGpus) {
+  // One Xeon Silver 4314: 64 lanes. 4 GPUs × 16 + 1 NVMe × 4 + one 25GbE × 8 = 76.
+  auto f = findings_with_id(run("gpu: a100-80gb-pcie\ngpus: 4\ncpu: xeon-silver-4314\ncpu_sockets: 1\nrack_amps: 16\n"), "pcie.lanes");
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].severity, Severity::kFail);
+  EXPECT_EQ(fact(f[0], "needed"), "76");
+  EXPECT_EQ(fact(f[0], "available"), "64");
+  // Two EPYC 7543 sockets give 128 lanes (EPYC 7003, SPEC §J): 76 fits.
+  EXPECT_TRUE(findings_with_id(run("gpu: a100-80gb-pcie\ngpus: 4\nrack_amps: 16\n"), "pcie.lanes").empty());
+}
+
+TEST(RulesTest, HgxNicsBehindItsSwitchesUseNoCpuLanes) {
+  // HGX A100: 8 SXM GPUs behind 4 switch uplinks (64 lanes), 8 HDR NICs on those switches,
+  // 4 U.2 NVMe (16 lanes) = 80 of 128.
+  EXPECT_TRUE(findings_with_id(run("gpu: a100-80gb-sxm\ngpus: 8\nnics: [{part: ib-hdr-200g, count: 8}]\n"), "pcie.lanes").empty());
+}
+
+TEST(RulesTest, SlotRules) {
+  auto form = findings_with_id(run("gpu: a100-80gb-sxm\ngpus: 4\nplatform: server-4gpu-pcie\nrack_amps: 16\n"), "pcie.slot");
+  ASSERT_FALSE(form.empty());
+  EXPECT_EQ(form[0].variant, "form_factor");
+  EXPECT_EQ(form[0].severity, Severity::kFail);
+  auto count = findings_with_id(run("gpu: a100-80gb-pcie\ngpus: 8\nplatform: server-4gpu-pcie\nrack_amps: 32\n"), "pcie.slot");
+  ASSERT_FALSE(count.empty());
+  EXPECT_EQ(count[0].variant, "count");
+  // 8 PCIe cards on a board with 4 CPU-direct slots: 4 sit behind a switch.
+  auto switched = findings_with_id(run("gpu: a100-80gb-pcie\ngpus: 8\nrack_amps: 32\n"), "pcie.slot");
+  ASSERT_EQ(switched.size(), 1u);
+  EXPECT_EQ(switched[0].variant, "switched");
+  EXPECT_EQ(fact(switched[0], "switched"), "4");
+  auto gen = findings_with_id(run("gpu: h100-80gb-pcie\ngpus: 4\nplatform: server-4gpu-pcie\nrack_amps: 16\n"), "pcie.slot");
+  ASSERT_EQ(gen.size(), 1u);
+  EXPECT_EQ(gen[0].variant, "generation");
+  // The HGX board's designed switch layout passes.
+  EXPECT_TRUE(findings_with_id(run("gpu: a100-80gb-sxm\ngpus: 8\n"), "pcie.slot").empty());
+}
+
+TEST(RulesTest, TrainingBelow256GbOfMemoryWarns) {
+  auto f = findings_with_id(run(std::string(kWorkstation) + "memory_gb: 128\ntask: train\n"), "memory.min");
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].severity, Severity::kWarn);
+  EXPECT_EQ(fact(f[0], "memory"), "128 GB");
+  EXPECT_EQ(fact(f[0], "min"), "256 GB");
+  auto inference = findings_with_id(run(std::string(kWorkstation) + "memory_gb: 128\ntask: inference\n"), "memory.min");
+  ASSERT_EQ(inference.size(), 1u);
+  EXPECT_EQ(inference[0].severity, Severity::kInfo);
+  EXPECT_TRUE(findings_with_id(run(std::string(kWorkstation) + "memory_gb: 256\n"), "memory.min").empty());
+}
+
+TEST(RulesTest, MultiNodeNeedsRdmaSingleNodeDoesNotNeedIb) {
+  auto missing = findings_with_id(run("gpu: a100-80gb-sxm\ngpus: 8\nnodes: 2\nnics: [{part: eth-10g-dual, count: 1}]\n"), "network.rdma");
+  ASSERT_EQ(missing.size(), 1u);
+  EXPECT_EQ(missing[0].severity, Severity::kFail);
+  auto no_switch = findings_with_id(run("gpu: a100-80gb-sxm\ngpus: 8\nnodes: 2\nnics: [{part: ib-hdr-200g, count: 8}]\n"), "network.rdma");
+  ASSERT_EQ(no_switch.size(), 1u);
+  EXPECT_EQ(no_switch[0].variant, "no_switch");
+  // One node with 8 HDR adapters at ¥8,000–12,000 each: ¥64,000–96,000 it does not need.
+  auto unneeded = findings_with_id(run("gpu: a100-80gb-sxm\ngpus: 8\nnics: [{part: ib-hdr-200g, count: 8}]\n"), "network.rdma");
+  ASSERT_EQ(unneeded.size(), 1u);
+  EXPECT_EQ(unneeded[0].severity, Severity::kInfo);
+  EXPECT_EQ(fact(unneeded[0], "cost"), "¥64,000–96,000");
+  EXPECT_TRUE(findings_with_id(run("gpu: a100-80gb-sxm\ngpus: 8\nnodes: 2\nnics: [{part: ib-hdr-200g, count: 8}]\n"
+                                   "switch: {part: ib-hdr-switch-40p, count: 1}\n"),
+                               "network.rdma").empty());
+}
+
+TEST(RulesTest, NvlinkMattersForMultiGpuTrainingOnly) {
+  // A 4-GPU PCIe board without NVLink bridges, added to the catalog for this test.
+  auto cat = catalog_with({{"p.yaml", R"(kind: platform
+entries:
+  - id: plain-4gpu
+    name: Plain 4-GPU PCIe server
+    max_gpus: 4
+    gpu_form_factor: pcie
+    interconnect: pcie
+    cpu_direct_x16_slots: 4
+    switched_x16_slots: 0
+    pcie_gen: 4
+    cpu_sockets: 2
+    base_power_w: 200
+    buy: [30000, 50000]
+    liquid_ready: false
+    tpm2: true
+    default_cpu: epyc-7543
+    default_memory: ddr4-3200-64gb
+    default_memory_modules: 8
+    default_system_disk: sata-ssd-480gb
+    default_system_disks: 2
+    default_data_disk: nvme-u2-3.84tb
+    default_data_disks: 1
+    default_nic: eth-25g-dual
+    default_nics: 1
+    default_cooling: air-2x2000w-titanium
+    source: test
+    as_of: "2024"
+)"}});
+  auto missing = findings_with_id(run("gpu: a100-80gb-pcie\ngpus: 4\nplatform: plain-4gpu\ntask: train\nrack_amps: 16\n", cat), "network.nvlink");
+  ASSERT_EQ(missing.size(), 1u);
+  EXPECT_EQ(missing[0].severity, Severity::kWarn);
+  EXPECT_TRUE(findings_with_id(run("gpu: a100-80gb-pcie\ngpus: 4\nplatform: plain-4gpu\ntask: inference\nrack_amps: 16\n", cat),
+                               "network.nvlink").empty());
+  auto unneeded = findings_with_id(run("gpu: a100-80gb-sxm\ngpus: 8\ntask: inference\n"), "network.nvlink");
+  ASSERT_EQ(unneeded.size(), 1u);
+  EXPECT_EQ(unneeded[0].severity, Severity::kInfo);
+  EXPECT_EQ(fact(unneeded[0], "interconnect"), "nvswitch");
+  EXPECT_TRUE(findings_with_id(run("gpu: a100-80gb-sxm\ngpus: 8\ntask: train\n"), "network.nvlink").empty());
+}
+
+TEST(RulesTest, MeteredPublicTrafficWarns) {
+  auto f = findings_with_id(run(std::string(kWorkstation) + "public_bandwidth: metered\n"), "network.public");
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].severity, Severity::kWarn);
+  EXPECT_TRUE(findings_with_id(run(std::string(kWorkstation) + "public_bandwidth: fixed\n"), "network.public").empty());
+}
+
+TEST(RulesTest, AirCoolingInAHotRoomWarns) {
+  auto f = findings_with_id(run(std::string(kWorkstation) + "room_temp_c: 40\n"), "cooling.air");
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(fact(f[0], "throttle"), "12%");  // [S1 §2]: ≈12% lower clocks over 72 h
+  EXPECT_EQ(fact(f[0], "limit"), "35 °C");   // ASHRAE class A2 allowable inlet
+  EXPECT_TRUE(findings_with_id(run(std::string(kWorkstation) + "room_temp_c: 25\n"), "cooling.air").empty());
+  EXPECT_TRUE(findings_with_id(run(std::string(kWorkstation) + "room_temp_c: 40\ncooling: liquid-2000w-titanium-x2\n"),
+                               "cooling.air").empty());
+}
+
+TEST(RulesTest, SoftwareVersionsAgainstTheMatrix) {
+  auto old_driver = findings_with_id(run(std::string(kWorkstation) + "software: {driver: \"470.82.01\"}\n"), "software.matrix");
+  ASSERT_EQ(old_driver.size(), 1u);
+  EXPECT_EQ(old_driver[0].severity, Severity::kFail);
+  EXPECT_EQ(old_driver[0].variant, "below_min");
+  EXPECT_EQ(fact(old_driver[0], "min"), "525.85.05");
+  auto cuda = findings_with_id(run(std::string(kWorkstation) + "software: {cuda: \"12.2\"}\n"), "software.matrix");
+  ASSERT_EQ(cuda.size(), 1u);
+  EXPECT_EQ(cuda[0].variant, "not_listed");
+  EXPECT_EQ(fact(cuda[0], "allowed"), "11.8, 12.1");
+  auto pair = findings_with_id(run(std::string(kWorkstation) + "software: {cuda: \"12.1\", driver: \"520.61.05\"}\n"),
+                               "software.matrix");
+  ASSERT_EQ(pair.size(), 2u);  // below the minimum, and too old for CUDA 12
+  EXPECT_EQ(pair[1].variant, "cuda_driver");
+  EXPECT_TRUE(findings_with_id(run(std::string(kWorkstation) +
+                                   "software: {driver: \"535.104.05\", cuda: \"12.1\", cudnn: \"8.9\", pytorch: \"2.1\", tensorflow: \"2.13\"}\n"),
+                               "software.matrix").empty());
+  auto none = findings_with_id(run(kWorkstation), "software.matrix");
+  ASSERT_EQ(none.size(), 1u);
+  EXPECT_EQ(none[0].variant, "unspecified");
+}
+
+TEST(RulesTest, PerGpuBands) {
+  // 8-GPU rent ¥12,000–15,000 / 8 = ¥1,500–1,875 per GPU-month: below ¥3,000–4,500 [S0 §3.2].
+  auto below = findings_with_id(run("gpu: a100-80gb-sxm\ngpus: 8\n"), "band.rent_per_gpu");
+  ASSERT_EQ(below.size(), 1u);
+  EXPECT_EQ(below[0].variant, "below");
+  EXPECT_EQ(fact(below[0], "per_gpu"), "¥1,500–1,875/GPU-month");
+  // 1 GPU at ¥3,000–5,000 overlaps the band: quiet. Adding AI Enterprise (¥2,333/month) lifts it
+  // to ¥5,333–7,333, above ¥4,500.
+  EXPECT_TRUE(findings_with_id(run(kWorkstation), "band.rent_per_gpu").empty());
+  auto above = findings_with_id(run(std::string(kWorkstation) + "licences: [nvidia-ai-enterprise]\n"), "band.rent_per_gpu");
+  ASSERT_EQ(above.size(), 1u);
+  EXPECT_EQ(above[0].variant, "above");
+  EXPECT_EQ(fact(above[0], "per_gpu"), "¥5,333–7,333/GPU-month");
+  // Purchase: the 1-GPU build is ¥101,880 or more, above ¥28,000–40,000 (SPEC §J conflict).
+  auto buy = findings_with_id(run(kWorkstation), "band.buy_per_gpu");
+  ASSERT_EQ(buy.size(), 1u);
+  EXPECT_EQ(buy[0].variant, "above");
+}
+
+TEST(RulesTest, ComponentBuildUpAgainstTheMarketRange) {
+  // 1 GPU: 70–100k card + 20–40k box + 3–5k CPU + 4 × 1.5–2.5k DIMMs + 480–768 SATA
+  // + 1,600–3,000 M.2 + 800–1,500 NIC = ¥101,880–160,268, overlapping ¥120k–150k: quiet.
+  EXPECT_TRUE(findings_with_id(run(kWorkstation), "market.range").empty());
+  auto above = findings_with_id(run("gpu: a100-80gb-sxm\ngpus: 8\n"), "market.range");
+  ASSERT_EQ(above.size(), 1u);
+  EXPECT_EQ(above[0].variant, "above");
+  EXPECT_EQ(fact(above[0], "market"), "¥280,000–350,000");
+  // H100 has no market figure in the catalog: said, not guessed.
+  auto unknown = findings_with_id(run("gpu: h100-80gb-sxm\ngpus: 8\n"), "market.range");
+  ASSERT_EQ(unknown.size(), 1u);
+  EXPECT_EQ(unknown[0].variant, "unknown");
+}
+
+TEST(RulesTest, FutureProofingAdvisories) {
+  auto a100 = build_quote(config_from("gpu: a100-80gb-sxm\ngpus: 8\n"), default_catalog()).findings;
+  auto pcie5 = findings_with_id(a100, "future.pcie5");
+  ASSERT_EQ(pcie5.size(), 1u);
+  EXPECT_EQ(fact(pcie5[0], "cost"), "¥15,000");  // [S1 §6]
+  EXPECT_EQ(findings_with_id(a100, "future.liquid").size(), 1u);
+  // The HGX H100 board is PCIe 5.0, liquid-ready and has a TPM: no advisories.
+  auto h100 = build_quote(config_from("gpu: h100-80gb-sxm\ngpus: 8\n"), default_catalog()).findings;
+  for (const auto& f : h100) EXPECT_NE(f.id.rfind("future.", 0), 0u) << f.id;
+}
+
+TEST(RulesTest, VersionsCompareNumerically) {
+  EXPECT_LT(compare_versions("525.85.05", "535.104.05"), 0);
+  EXPECT_LT(compare_versions("2.9", "2.12"), 0);
+  EXPECT_EQ(compare_versions("12.1", "12.1.0"), 0);
+  EXPECT_GT(compare_versions("530", "525.85.05"), 0);
+}
+
+TEST(RulesTest, EveryRuleHasAStableId) {
+  std::vector<std::string> ids;
+  for (const auto& r : rules()) ids.push_back(r.id);
+  EXPECT_EQ(ids, (std::vector<std::string>{"power.rack", "power.psu", "pcie.lanes", "pcie.slot", "memory.min", "network.rdma",
+                                           "network.nvlink", "network.public", "cooling.air", "software.matrix", "band.rent_per_gpu",
+                                           "band.buy_per_gpu", "market.range", "future."}));
+}
+
+}  // namespace
+}  // namespace gpuplan::plan

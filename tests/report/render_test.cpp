@@ -1,0 +1,190 @@
+// Rendering: number and money formats, display widths and aligned tables, message lookup in
+// both languages, and the public JSON and Markdown shapes of a quote.
+#include "report/render.h"
+
+#include <set>
+
+#include <gtest/gtest.h>
+
+#include "core/money.h"
+#include "core/yaml_reader.h"
+#include "plan/quote.h"
+#include "report/messages.h"
+#include "report/table.h"
+#include "test_support.h"
+
+namespace gpuplan::report {
+namespace {
+
+using gpuplan::testing::config_from;
+using gpuplan::testing::default_catalog;
+using gpuplan::testing::source_path;
+
+std::set<std::string> keys_of(const nlohmann::json& j) {
+  std::set<std::string> out;
+  for (const auto& [k, v] : j.items()) out.insert(k);
+  return out;
+}
+
+plan::Quote training_quote() {
+  auto text = read_text_file(source_path("examples/a100-8gpu-training.yaml"));
+  EXPECT_TRUE(text);
+  return plan::build_quote(config_from(text ? *text : ""), default_catalog());
+}
+
+// --- Numbers and money ----------------------------------------------------------------------
+
+TEST(RenderTest, FormatNumberGroupsThousandsAndRounds) {
+  EXPECT_EQ(format_number(1234567.8), "1,234,568");
+  EXPECT_EQ(format_number(999), "999");
+  EXPECT_EQ(format_number(1000), "1,000");
+  EXPECT_EQ(format_number(-1234.5, 1), "-1,234.5");
+  EXPECT_EQ(format_number(1937.5, 2), "1,937.50");
+  EXPECT_EQ(format_number(-0.4), "0");  // never "-0"
+}
+
+TEST(RenderTest, FormatMoneyPrefixesTheCurrency) {
+  EXPECT_EQ(format_money(70000, "CNY"), "¥70,000");
+  EXPECT_EQ(format_money(15000, "USD"), "US$15,000");
+  EXPECT_EQ(format_money(12, "EUR"), "EUR 12");
+  EXPECT_EQ(format_money(3.432, "USD", 2), "US$3.43");
+}
+
+TEST(RenderTest, FormatMoneyRangeShowsLowToHighOnce) {
+  EXPECT_EQ(format_money_range({70000, 100000}, "CNY"), "¥70,000–100,000");  // one card [S0 §1]
+  EXPECT_EQ(format_money_range(Range::point(55000), "CNY"), "¥55,000");
+  EXPECT_EQ(format_money_range({55000.2, 54999.8}, "CNY"), "¥55,000");  // both ends print the same
+}
+
+// --- Widths and tables ----------------------------------------------------------------------
+
+TEST(RenderTest, DisplayWidthCountsCjkAsTwoCells) {
+  EXPECT_EQ(display_width("合计"), 4u);
+  EXPECT_EQ(display_width("Total"), 5u);
+  EXPECT_EQ(display_width("¥70,000–100,000"), 15u);  // ¥ and – are narrow
+  EXPECT_EQ(display_width("\x1b[1;31mFAIL\x1b[0m"), 4u);  // colour codes take no cells
+}
+
+TEST(RenderTest, TextTableRightAlignsNumberColumnUnderCjkRows) {
+  using A = TextTable::Align;
+  TextTable t({"Line", "Qty"}, {A::kLeft, A::kRight});
+  t.add_row({"a", "8"});
+  t.add_rule();
+  t.add_row({"合计", "1,234"});
+  // Column widths: max("Line" 4, "a" 1, "合计" 4) = 4 and max("Qty" 3, "8" 1, "1,234" 5) = 5,
+  // two spaces between; the rule spans 4 + 2 + 5 = 11 cells.
+  const std::string rule = [] {
+    std::string r;
+    for (int i = 0; i < 11; ++i) r += "─";
+    return r;
+  }();
+  EXPECT_EQ(t.str(), "Line    Qty\n" + rule + "\na         8\n" + rule + "\n合计  1,234\n");
+}
+
+// --- Messages -------------------------------------------------------------------------------
+
+TEST(RenderTest, LocalizeFillsFactsInEnglishAndChinese) {
+  Finding f;
+  f.id = "audit.service_terms";
+  f.severity = Severity::kFail;
+  f.fact("missing", "MTTR, penalty");
+  LocalizedFinding en = localize(f, Lang::kEn);
+  EXPECT_EQ(en.title, "Service terms without numbers");
+  EXPECT_EQ(en.detail,
+            "The service terms give no MTTR, penalty: write response time, time to repair (MTTR) and the penalty for "
+            "missing them as numbers.");
+  LocalizedFinding zh = localize(f, Lang::kZh);
+  EXPECT_EQ(zh.title, "服务条款缺少量化指标");
+  EXPECT_EQ(zh.detail, "服务条款缺少 MTTR, penalty：响应时间、修复时间（MTTR）和违约赔偿都应写成数字。");
+}
+
+TEST(RenderTest, LocalizePicksTheVariantsMessage) {
+  Finding f;
+  f.id = "power.rack";
+  f.variant = "near";
+  f.fact("servers", "1").fact("load", "3,486 W").fact("amps", "16").fact("volts", "220");
+  f.fact("capacity", "3,520 W").fact("continuous", "2,816 W").fact("fraction", "80%");
+  LocalizedFinding en = localize(f, Lang::kEn);
+  EXPECT_EQ(en.title, "Rack circuit above its continuous-load limit");
+  EXPECT_EQ(en.detail,
+            "1 server(s) draw 3,486 W at full load; the 16 A / 220 V circuit carries 3,520 W, but only 2,816 W (80%) "
+            "for continuous load.");
+}
+
+TEST(RenderTest, FillLeavesAnUnknownPlaceholderVisible) {
+  Finding f;
+  f.fact("a", "1");
+  EXPECT_EQ(fill("{a} and {b}", f), "1 and {b}");
+}
+
+TEST(RenderTest, EveryFindingTheCodeEmitsHasAMessage) {
+  const char* keys[] = {
+      // quote rules (src/plan/rules.cpp)
+      "power.rack/over", "power.rack/near", "power.psu/over", "power.psu/no_redundancy", "pcie.lanes",
+      "pcie.slot/form_factor", "pcie.slot/count", "pcie.slot/switched", "pcie.slot/generation", "memory.min",
+      "network.rdma/missing", "network.rdma/no_switch", "network.rdma/unneeded", "network.nvlink/missing",
+      "network.nvlink/unneeded", "cooling.air", "software.matrix/unspecified", "software.matrix/below_min",
+      "software.matrix/not_listed", "software.matrix/cuda_driver", "band.rent_per_gpu/above",
+      "band.rent_per_gpu/below", "band.buy_per_gpu/above", "band.buy_per_gpu/below", "market.range/above",
+      "market.range/below", "market.range/unknown", "future.pcie5", "future.nvlink", "future.liquid", "future.tpm",
+      // audit (src/plan/audit.cpp)
+      "audit.line_range/above", "audit.line_range/below", "audit.unpriced_part", "audit.price_from",
+      "audit.licence/no_version", "audit.licence/no_modules", "audit.service_terms", "audit.hidden_costs",
+      // recommendation reasons (src/plan/recommend.cpp)
+      "recommend.rule", "recommend.memory_fit", "recommend.platform", "recommend.cpu", "recommend.memory",
+      "recommend.storage", "recommend.network", "recommend.region", "recommend.budget"};
+  for (const char* key : keys) EXPECT_TRUE(has_message(key)) << key;
+  for (const std::string& field : plan::required_contract_fields())
+    EXPECT_TRUE(has_message("contract." + field)) << "contract." << field;
+  EXPECT_FALSE(has_message("power.rack/sideways"));
+}
+
+// --- Quote shapes ---------------------------------------------------------------------------
+
+TEST(RenderTest, QuoteJsonHasThePublicKeys) {
+  nlohmann::json j = quote_json(training_quote(), Lang::kEn);
+  for (const char* key : {"currency", "config", "lines", "totals", "per_gpu", "hidden_costs", "findings"})
+    EXPECT_TRUE(j.contains(key)) << key;
+  EXPECT_EQ(j["currency"], "CNY");
+  EXPECT_EQ(j["config"]["gpus"], 8);
+  EXPECT_EQ(j["config"]["nodes"], 1);
+  const std::set<std::string> range_keys{"low", "high"};
+  ASSERT_FALSE(j["lines"].empty());
+  for (const auto& line : j["lines"]) {
+    EXPECT_EQ(keys_of(line), (std::set<std::string>{"id", "item", "qty", "buy", "rent_monthly", "source"}));
+    EXPECT_EQ(keys_of(line["buy"]), range_keys);
+    EXPECT_EQ(keys_of(line["rent_monthly"]), range_keys);
+  }
+  EXPECT_EQ(keys_of(j["totals"]), (std::set<std::string>{"buy", "rent_monthly"}));
+  EXPECT_EQ(keys_of(j["per_gpu"]), (std::set<std::string>{"buy", "rent_monthly"}));
+  EXPECT_EQ(j["hidden_costs"].size(), 9u);  // catalog/hidden_cost.yaml, SPEC A4
+  ASSERT_FALSE(j["findings"].empty());
+  for (const auto& f : j["findings"])
+    for (const char* key : {"id", "severity", "title", "detail", "source"}) EXPECT_TRUE(f.contains(key)) << key;
+
+  // GPU line: 8 × ¥70,000–100,000 [S0 §1].
+  EXPECT_EQ(j["lines"][0]["id"], "a100-80gb-sxm");
+  EXPECT_EQ(j["lines"][0]["qty"], 8);
+  EXPECT_EQ(j["lines"][0]["buy"]["low"], 560000);
+  EXPECT_EQ(j["lines"][0]["buy"]["high"], 800000);
+}
+
+TEST(RenderTest, QuoteMarkdownHasATableHeaderRow) {
+  plan::Quote q = training_quote();
+  std::string en = render_quote(q, Format::kMarkdown, Style{Lang::kEn, false});
+  EXPECT_NE(en.find("| Line | Qty | Buy | Rent / month | Source |\n|---|--:|--:|--:|---|\n"), std::string::npos) << en;
+  EXPECT_NE(en.find("| NVIDIA A100 80GB SXM4 | 8 | ¥560,000–800,000 | — |"), std::string::npos) << en;
+  std::string zh = render_quote(q, Format::kMarkdown, Style{Lang::kZh, false});
+  EXPECT_NE(zh.find("| 项目 | 数量 | 采购 | 月租 | 来源 |"), std::string::npos) << zh;
+}
+
+TEST(RenderTest, QuoteTableShowsTotalsWithoutColourWhenAsked) {
+  std::string out = render_quote(training_quote(), Format::kTable, Style{Lang::kEn, false});
+  // Buy: 560,000 + 100,000 + 24,000 + 24,000 + 1,920 + 24,576 + 3,000 + 165,000 = 902,496 (low)
+  //      800,000 + 200,000 + 40,000 + 40,000 + 3,072 + 46,080 + 6,000 + 165,000 = 1,300,152 (high)
+  EXPECT_NE(out.find("¥902,496–1,300,152"), std::string::npos) << out;
+  EXPECT_EQ(out.find("\x1b["), std::string::npos);
+}
+
+}  // namespace
+}  // namespace gpuplan::report

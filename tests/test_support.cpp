@@ -1,0 +1,96 @@
+#include "test_support.h"
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <gtest/gtest.h>
+
+namespace gpuplan::testing {
+namespace fs = std::filesystem;
+
+std::string source_path(const std::string& relative) { return std::string(GPUPLAN_SOURCE_DIR) + "/" + relative; }
+
+const catalog::Catalog& default_catalog() {
+  static const catalog::Catalog cat = [] {
+    std::vector<Error> problems;
+    auto c = catalog::Catalog::load({source_path("catalog")}, problems);
+    for (const auto& p : problems) ADD_FAILURE() << p.str();
+    return c;
+  }();
+  return cat;
+}
+
+std::string temp_dir() {
+  static int counter = 0;
+  fs::path dir = fs::temp_directory_path() / ("gpuplan-test-" + std::to_string(getpid()) + "-" + std::to_string(counter++));
+  fs::create_directories(dir);
+  static struct Cleanup {
+    std::vector<fs::path> dirs;
+    ~Cleanup() {
+      std::error_code ec;
+      for (const auto& d : dirs) fs::remove_all(d, ec);
+    }
+  } cleanup;
+  cleanup.dirs.push_back(dir);
+  return dir.string();
+}
+
+std::string write_file(const std::string& dir, const std::string& name, const std::string& text) {
+  std::string path = dir + "/" + name;
+  std::ofstream(path) << text;
+  return path;
+}
+
+catalog::Catalog catalog_with(const std::vector<std::pair<std::string, std::string>>& files) {
+  std::string dir = temp_dir();
+  for (const auto& [name, text] : files) write_file(dir, name, text);
+  std::vector<Error> problems;
+  auto c = catalog::Catalog::load({source_path("catalog"), dir}, problems);
+  for (const auto& p : problems) ADD_FAILURE() << p.str();
+  return c;
+}
+
+plan::ServerConfig config_from(const std::string& yaml, const catalog::Catalog& cat) {
+  auto input = plan::parse_config_yaml(yaml, "test.yaml");
+  if (!input) {
+    ADD_FAILURE() << input.error().str();
+    return {};
+  }
+  auto resolved = plan::resolve_config(*input, cat);
+  if (!resolved) {
+    ADD_FAILURE() << resolved.error().str();
+    return {};
+  }
+  return *resolved;
+}
+
+std::vector<Finding> findings_with_id(const std::vector<Finding>& all, const std::string& id) {
+  std::vector<Finding> out;
+  for (const auto& f : all)
+    if (f.id == id) out.push_back(f);
+  return out;
+}
+
+CliResult run_gpuplan(const std::string& args, const std::string& env) {
+  std::string dir = temp_dir();
+  std::string cmd = env + " " + GPUPLAN_BINARY + " " + args + " >" + dir + "/out 2>" + dir + "/err </dev/null";
+  int status = std::system(cmd.c_str());
+  CliResult r;
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  auto slurp = [](const std::string& p) {
+    std::ifstream in(p);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+  };
+  r.out = slurp(dir + "/out");
+  r.err = slurp(dir + "/err");
+  return r;
+}
+
+}  // namespace gpuplan::testing

@@ -1,0 +1,38 @@
+// Shared test helpers: the repository's catalog, catalogs with extra entries laid over it,
+// resolved configurations from YAML text, and running the real binary.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "catalog/catalog.h"
+#include "core/finding.h"
+#include "plan/config.h"
+
+namespace gpuplan::testing {
+
+std::string source_path(const std::string& relative);  // inside the repository
+
+const catalog::Catalog& default_catalog();
+
+// The default catalog with `files` (name -> YAML text) laid over it from a temporary directory.
+catalog::Catalog catalog_with(const std::vector<std::pair<std::string, std::string>>& files);
+
+// A temporary directory, removed at exit.
+std::string temp_dir();
+std::string write_file(const std::string& dir, const std::string& name, const std::string& text);
+
+// Parses and resolves a configuration; the test fails on an error.
+plan::ServerConfig config_from(const std::string& yaml, const catalog::Catalog& cat = default_catalog());
+
+std::vector<Finding> findings_with_id(const std::vector<Finding>& all, const std::string& id);
+
+struct CliResult {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+};
+// Runs the built gpuplan binary with `args` (shell-quoted by the caller) and `env` prefix.
+CliResult run_gpuplan(const std::string& args, const std::string& env = "");
+
+}  // namespace gpuplan::testing
