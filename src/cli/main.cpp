@@ -23,6 +23,9 @@
 #include "plan/recommend.h"
 #include "report/render.h"
 #include "report/table.h"
+#include "report/tco_render.h"
+#include "tco/scenario.h"
+#include "tco/tco.h"
 
 namespace gpuplan::cli {
 namespace {
@@ -52,9 +55,9 @@ int bad_input(const std::string& message) {
 int bad_input(const Error& e) { return bad_input(e.str()); }
 
 // Builds the context every verb needs; prints the problem and returns false on bad input.
-bool make_context(const Common& common, Context& ctx, int& exit_code) {
-  if (!report::parse_format(common.format, ctx.format)) {
-    exit_code = bad_input("--format: '" + common.format + "' is not one of table, json, md");
+bool make_context(const Common& common, Context& ctx, int& exit_code, bool html_ok = false) {
+  if (!report::parse_format(common.format, ctx.format) || (ctx.format == report::Format::kHtml && !html_ok)) {
+    exit_code = bad_input("--format: '" + common.format + "' is not one of table, json, md" + (html_ok ? ", html" : ""));
     return false;
   }
   ctx.style.lang = report::lang_from_env();
@@ -229,6 +232,38 @@ int run_audit(const Common& common, const std::string& file) {
   return result.failed() ? kVerdictFailed : kOk;
 }
 
+// --- tco ---------------------------------------------------------------------------------
+
+struct TcoArgs {
+  std::string file, output;
+  std::optional<int> draws;
+  std::optional<unsigned> seed;
+};
+
+int run_tco(const Common& common, const TcoArgs& args) {
+  Context ctx;
+  int rc = kOk;
+  if (!make_context(common, ctx, rc, /*html_ok=*/true)) return rc;
+  auto scenario = tco::read_scenario(args.file, ctx.catalog);
+  if (!scenario) return bad_input(scenario.error());
+  if (args.draws) {
+    if (*args.draws < 0 || *args.draws > 100000000) return bad_input("--draws: must be between 0 and 100,000,000");
+    scenario->mc_draws = *args.draws;
+  }
+  if (args.seed) scenario->mc_seed = *args.seed;
+  tco::TcoResult result = tco::analyse(*scenario, ctx.catalog);
+  const std::string text = report::render_tco(result, ctx.format, ctx.style);
+  if (args.output.empty()) {
+    std::cout << text;
+    return kOk;
+  }
+  std::ofstream out(args.output);
+  out << text;
+  if (!out) return bad_input(Error{args.output, 0, "--output", "cannot write the report"});
+  std::cerr << "gpuplan: wrote " << args.output << "\n";
+  return kOk;
+}
+
 // --- catalog -----------------------------------------------------------------------------
 
 nlohmann::json yaml_to_json(const YAML::Node& n) {
@@ -336,7 +371,7 @@ int run_catalog_check(const Common& common, const std::string& dir) {
 }
 
 int run(int argc, char** argv) {
-  CLI::App app{"gpuplan: price, check, recommend and audit NVIDIA GPU servers (A100 80GB first).\n"
+  CLI::App app{"gpuplan: price, check, recommend and audit NVIDIA GPU servers (A100 80GB first), and decide rent vs buy.\n"
                "Prices come from a dated, sourced catalog (gpuplan catalog list); override it with --catalog DIR.",
                "gpuplan"};
   app.set_version_flag("--version", std::string("gpuplan ") + GPUPLAN_VERSION);
@@ -344,7 +379,7 @@ int run(int argc, char** argv) {
   Common common;
   app.add_option("--catalog", common.catalogs, "Directory of catalog YAML laid over the default (repeatable)")
       ->type_name("DIR");
-  app.add_option("--format", common.format, "Output: table, json or md")->type_name("FORMAT")->capture_default_str();
+  app.add_option("--format", common.format, "Output: table, json or md (tco also html)")->type_name("FORMAT")->capture_default_str();
   app.add_option("--lang", common.lang, "Language of titles and headings: en or zh (default from LANG)");
   app.add_flag("--no-color", common.no_color, "Never colour the output (NO_COLOR is honoured too)");
   app.footer("Exit codes: 0 done, 1 the verdict failed (audit), 2 bad input or usage, 3 internal error.\n"
@@ -382,6 +417,15 @@ int run(int argc, char** argv) {
   audit->add_option("quote", audit_file, "Vendor quote YAML (see examples/vendor-quote-*.yaml)")->required()->type_name("QUOTE.yaml");
   audit->footer("Example:\n  gpuplan audit examples/vendor-quote-padded.yaml");
 
+  TcoArgs ta;
+  auto* tco_cmd = app.add_subcommand("tco", "Rent vs buy vs spot vs hybrid over a horizon, from hour-by-hour demand");
+  tco_cmd->add_option("scenario", ta.file, "Scenario YAML (see examples/tco-*.yaml)")->required()->type_name("SCENARIO.yaml");
+  tco_cmd->add_option("--draws", ta.draws, "Monte Carlo draws (default from the scenario, else 10,000)");
+  tco_cmd->add_option("--seed", ta.seed, "Monte Carlo seed (default from the scenario, else 1)");
+  tco_cmd->add_option("--output", ta.output, "Write the report to FILE instead of standard output")->type_name("FILE");
+  tco_cmd->footer("Examples:\n  gpuplan tco examples/tco-dual-a100.yaml\n"
+                  "  gpuplan tco examples/tco-hybrid-nightly.yaml --format html --output tco.html");
+
   auto* cat = app.add_subcommand("catalog", "List, show and check the price and rule catalog");
   cat->require_subcommand(1);
   std::string list_kind, show_id, check_dir;
@@ -394,7 +438,7 @@ int run(int argc, char** argv) {
   cat->footer("Examples:\n  gpuplan catalog list gpu\n  gpuplan catalog show a100-80gb-sxm --format json\n"
               "  gpuplan catalog check my-prices/");
 
-  for (CLI::App* sub : {quote, recommend, audit, cat, list, show, check}) sub->fallthrough();
+  for (CLI::App* sub : {quote, recommend, audit, tco_cmd, cat, list, show, check}) sub->fallthrough();
 
   try {
     app.parse(argc, argv);
@@ -411,6 +455,7 @@ int run(int argc, char** argv) {
   if (*quote) return run_quote(common, qa);
   if (*recommend) return run_recommend(common, ra);
   if (*audit) return run_audit(common, audit_file);
+  if (*tco_cmd) return run_tco(common, ta);
   if (*list) return run_catalog_list(common, list_kind);
   if (*show) return run_catalog_show(common, show_id);
   if (*check) return run_catalog_check(common, check_dir);

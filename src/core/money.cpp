@@ -22,9 +22,11 @@ std::string format_number(double value, int decimals) {
 
 std::string format_money(double amount, const std::string& currency, int decimals) {
   std::string number = format_number(amount, decimals);
-  if (currency == "CNY") return "¥" + number;
-  if (currency == "USD") return "US$" + number;
-  return currency + " " + number;
+  std::string sign;
+  if (!number.empty() && number[0] == '-') sign = "-", number.erase(0, 1);  // "-¥220,265", not "¥-220,265"
+  if (currency == "CNY") return sign + "¥" + number;
+  if (currency == "USD") return sign + "US$" + number;
+  return sign + currency + " " + number;
 }
 
 std::string format_range(const Range& r, int decimals) {

@@ -129,6 +129,7 @@ bool parse_format(std::string_view s, Format& out) {
   if (s == "table") out = Format::kTable;
   else if (s == "json") out = Format::kJson;
   else if (s == "md") out = Format::kMarkdown;
+  else if (s == "html") out = Format::kHtml;
   else return false;
   return true;
 }
@@ -251,7 +252,9 @@ std::string findings_text(const std::vector<Finding>& findings, const Style& sty
 std::string render_quote(const Quote& q, Format format, const Style& style) {
   switch (format) {
     case Format::kJson: return quote_json(q, style.lang).dump(2) + "\n";
-    case Format::kMarkdown: return quote_markdown(q, style.lang);
+    case Format::kMarkdown:
+    case Format::kHtml:  // the CLI offers HTML for tco only
+      return quote_markdown(q, style.lang);
     case Format::kTable: return quote_table(q, style);
   }
   return {};

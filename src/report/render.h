@@ -14,7 +14,7 @@
 
 namespace gpuplan::report {
 
-enum class Format { kTable, kJson, kMarkdown };
+enum class Format { kTable, kJson, kMarkdown, kHtml };
 bool parse_format(std::string_view s, Format& out);
 
 struct Style {

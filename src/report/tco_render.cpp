@@ -1,0 +1,733 @@
+#include "report/tco_render.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <initializer_list>
+#include <limits>
+#include <optional>
+
+#include "core/money.h"
+#include "report/table.h"
+
+namespace gpuplan::report {
+namespace {
+
+using nlohmann::json;
+using tco::TcoResult;
+
+// The terminal shows the inputs that move the decision most; JSON, Markdown and HTML show all.
+constexpr size_t kTornadoRowsInTerminal = 5;
+
+// ---- Words and numbers ---------------------------------------------------------------------
+
+// Replaces each {name} in `text` with its value.
+std::string with(std::string text, std::initializer_list<std::pair<std::string_view, std::string>> values) {
+  for (const auto& [name, value] : values) {
+    const std::string token = "{" + std::string(name) + "}";
+    for (size_t at = text.find(token); at != std::string::npos; at = text.find(token, at + value.size()))
+      text.replace(at, token.size(), value);
+  }
+  return text;
+}
+
+std::string percent(double share) {
+  return format_number(share * 100, 1) + "%";
+}
+
+std::string whole_or_one_decimal(double v) {
+  return format_number(v, v == std::floor(v) ? 0 : 1);
+}
+
+// "Rent on demand" for "rent_hourly"; an id without words is shown as it is.
+std::string strategy_name(const std::string& id, Lang lang) {
+  const std::string key = "tco_s_" + id;
+  std::string name = ui(key, lang);
+  return name == key ? id : name;
+}
+
+std::optional<double> cheapest_total(const TcoResult& r) {
+  std::optional<double> best;
+  for (const auto& s : r.strategies)
+    if (!best || s.total < *best) best = s.total;
+  return best;
+}
+
+// The margin's sign is the decision, so a bar with an end on the other side of zero from the
+// base margin can turn it around.
+bool flips_decision(const tco::TornadoBar& bar, double base_margin) {
+  return std::signbit(bar.low_margin) != std::signbit(base_margin) ||
+         std::signbit(bar.high_margin) != std::signbit(base_margin);
+}
+
+std::string join_basis(const std::vector<std::pair<std::string, std::string>>& basis) {
+  std::string out;
+  for (const auto& [k, v] : basis) out += (out.empty() ? "" : "; ") + k + ": " + v;
+  return out;
+}
+
+// ---- One report, three text formats --------------------------------------------------------
+// The sections are built once as data, then written as a terminal table, Markdown or HTML.
+
+struct Line {
+  std::string text;
+  bool bullet = false;
+};
+
+struct Block {
+  std::string heading;
+  std::vector<Line> lines;
+  std::vector<std::string> columns;     // empty: no table
+  std::vector<TextTable::Align> align;  // missing: left
+  std::vector<std::vector<std::string>> rows;
+  std::vector<bool> strong;  // per row: the cheapest strategy
+  size_t terminal_rows = std::numeric_limits<size_t>::max();
+  std::string terminal_more;  // said under a table the terminal cut short
+  std::string svg;            // HTML only
+
+  bool right(size_t column) const { return column < align.size() && align[column] == TextTable::Align::kRight; }
+};
+
+struct Report {
+  std::string title;
+  std::string subtitle;
+  std::vector<Block> blocks;
+};
+
+using A = TextTable::Align;
+
+Block strategies_block(const TcoResult& r, Lang lang) {
+  Block b;
+  b.heading = ui("tco_strategies", lang);
+  b.columns = {ui("tco_strategy", lang), ui("tco_strategy_name", lang), ui("total", lang),
+               ui("tco_per_used_gpu_hour", lang), ""};
+  b.align = {A::kLeft, A::kLeft, A::kRight, A::kRight, A::kLeft};
+  const std::optional<double> best = cheapest_total(r);
+  for (const auto& s : r.strategies) {
+    const bool cheapest = best && s.total == *best;
+    b.rows.push_back({s.id, strategy_name(s.id, lang), format_money(s.total, r.currency),
+                      format_money(s.per_used_gpu_hour, r.currency, 2),
+                      cheapest ? "← " + ui("tco_cheapest", lang) : ""});
+    b.strong.push_back(cheapest);
+  }
+  b.svg = svg_cumulative_cost(r, lang);
+  return b;
+}
+
+Block recommendation_block(const TcoResult& r, Lang lang) {
+  Block b;
+  b.heading = ui("recommendation", lang);
+  std::string head = r.recommendation.empty() ? ui("tco_none", lang)
+                                              : r.recommendation + " — " + strategy_name(r.recommendation, lang);
+  if (!r.rule_of_thumb.empty()) head += " (" + ui("tco_rule_of_thumb", lang) + ": " + r.rule_of_thumb + ")";
+  b.lines.push_back({head});
+  for (const auto& w : r.why) b.lines.push_back({w, true});
+  return b;
+}
+
+Block cost_lines_block(const TcoResult& r, Lang lang) {
+  Block b;
+  b.heading = ui("tco_cost_lines", lang);
+  b.columns = {ui("tco_strategy", lang), ui("line", lang), ui("tco_amount", lang)};
+  b.align = {A::kLeft, A::kLeft, A::kRight};
+  for (const auto& s : r.strategies)
+    for (size_t i = 0; i < s.lines.size(); ++i)
+      b.rows.push_back({i == 0 ? s.id : "", s.lines[i].item, format_money(s.lines[i].amount, r.currency)});
+  return b;
+}
+
+Block break_even_block(const TcoResult& r, Lang lang) {
+  Block b;
+  b.heading = ui("tco_break_even", lang);
+  b.columns = {ui("tco_against", lang), ui("tco_break_even_month", lang), ui("tco_break_even_utilization", lang)};
+  b.align = {A::kLeft, A::kRight, A::kRight};
+  for (const auto& e : r.break_even)
+    b.rows.push_back({e.against, e.month ? std::to_string(*e.month) : ui("tco_never_in_horizon", lang),
+                      e.utilization ? percent(*e.utilization) : ui("tco_no_utilization", lang)});
+  if (r.break_even.empty()) b.lines.push_back({ui("tco_none", lang)});
+  return b;
+}
+
+Block hourly_vs_monthly_block(const TcoResult& r, Lang lang) {
+  Block b;
+  b.heading = ui("tco_hourly_vs_monthly", lang);
+  b.lines.push_back({r.hourly_vs_monthly_hours
+                         ? with(ui("tco_monthly_above", lang), {{"hours", format_number(*r.hourly_vs_monthly_hours)}})
+                         : ui("tco_no_boundary", lang)});
+  return b;
+}
+
+Block hybrid_block(const TcoResult& r, Lang lang) {
+  Block b;
+  b.heading = ui("tco_hybrid", lang);
+  b.lines.push_back({with(ui("tco_hybrid_optimum", lang), {{"b", std::to_string(r.hybrid.owned_gpus)},
+                                                           {"total", format_money(r.hybrid.total, r.currency)}})});
+  b.svg = svg_hybrid_curve(r, lang);
+  return b;
+}
+
+Block investments_block(const TcoResult& r, Lang lang) {
+  Block b;
+  b.heading = ui("tco_investments", lang);
+  if (r.investments.empty()) {
+    b.lines.push_back({ui("tco_none", lang)});
+    return b;
+  }
+  b.columns = {ui("tco_investment", lang),   ui("tco_upfront", lang),
+               ui("tco_cost_monthly", lang), ui("tco_benefit_monthly", lang),
+               ui("tco_net", lang),          ui("tco_payback", lang),
+               ui("tco_basis", lang)};
+  b.align = {A::kLeft, A::kRight, A::kRight, A::kRight, A::kRight, A::kRight, A::kLeft};
+  for (const auto& i : r.investments)
+    b.rows.push_back({i.id, format_money(i.upfront, r.currency), format_money(i.cost_monthly, r.currency),
+                      format_money(i.benefit_monthly, r.currency), format_money(i.net, r.currency),
+                      i.payback_month ? std::to_string(*i.payback_month) : ui("tco_never", lang), join_basis(i.basis)});
+  return b;
+}
+
+Block tornado_block(const TcoResult& r, Lang lang) {
+  const auto& s = r.sensitivity;
+  Block b;
+  b.heading = ui("tco_tornado", lang);
+  b.lines.push_back({ui("tco_margin", lang) + ": " + s.margin + "; " + ui("tco_base", lang) + " " +
+                     format_money(s.base_margin, r.currency)});
+  if (s.tornado.empty()) return b;
+  b.columns = {ui("tco_input", lang), ui("tco_at_low", lang), ui("tco_at_high", lang), ui("tco_swing", lang), ""};
+  b.align = {A::kLeft, A::kRight, A::kRight, A::kRight, A::kLeft};
+  for (const auto& bar : s.tornado) {
+    b.rows.push_back({bar.input, format_money(bar.low_margin, r.currency), format_money(bar.high_margin, r.currency),
+                      format_money(std::fabs(bar.high_margin - bar.low_margin), r.currency),
+                      flips_decision(bar, s.base_margin) ? ui("tco_flips", lang) : ""});
+  }
+  b.terminal_rows = kTornadoRowsInTerminal;
+  if (s.tornado.size() > kTornadoRowsInTerminal)
+    b.terminal_more =
+        with(ui("tco_more_inputs", lang), {{"n", std::to_string(s.tornado.size() - kTornadoRowsInTerminal)}});
+  b.svg = svg_tornado(r, lang);
+  return b;
+}
+
+Block monte_carlo_block(const TcoResult& r, Lang lang) {
+  const auto& s = r.sensitivity;
+  Block b;
+  b.heading = ui("tco_monte_carlo", lang);
+  if (s.draws <= 0) {
+    b.lines.push_back({ui("tco_not_run", lang)});
+    return b;
+  }
+  b.lines.push_back(
+      {with(ui("tco_draws", lang), {{"draws", format_number(s.draws)}, {"seed", std::to_string(s.seed)}}) + "; " +
+       ui("tco_p_buy_beats_rent", lang) + " = " + percent(s.p_buy_beats_rent)});
+  b.columns = {ui("tco_strategy", lang), "P10", "P50", "P90"};
+  b.align = {A::kLeft, A::kRight, A::kRight, A::kRight};
+  for (const auto& p : s.percentiles)
+    b.rows.push_back(
+        {p.id, format_money(p.p10, r.currency), format_money(p.p50, r.currency), format_money(p.p90, r.currency)});
+  return b;
+}
+
+Block non_financial_block(const TcoResult& r, Lang lang) {
+  Block b;
+  b.heading = ui("tco_non_financial", lang);
+  if (r.non_financial.empty()) {
+    b.lines.push_back({ui("tco_none", lang)});
+    return b;
+  }
+  b.columns = {ui("tco_factor", lang), ui("tco_note", lang)};
+  for (const auto& [factor, note] : r.non_financial) b.rows.push_back({factor, note});
+  return b;
+}
+
+Report build_report(const TcoResult& r, Lang lang) {
+  Report out;
+  out.title = ui("tco_title", lang) + (r.name.empty() ? "" : ": " + r.name) + " — " +
+              with(ui("tco_months", lang), {{"n", whole_or_one_decimal(r.horizon_months)}});
+  out.subtitle = ui("tco_demand", lang) + ": " + (r.demand_description.empty() ? "" : r.demand_description + " · ") +
+                 ui("tco_used_gpu_hours", lang) + " " + format_number(r.used_gpu_hours) + " · " +
+                 ui("tco_average_utilization", lang) + " " + percent(r.average_utilization);
+  out.blocks = {strategies_block(r, lang),   recommendation_block(r, lang),    cost_lines_block(r, lang),
+                break_even_block(r, lang),   hourly_vs_monthly_block(r, lang), hybrid_block(r, lang),
+                investments_block(r, lang),  tornado_block(r, lang),           monte_carlo_block(r, lang),
+                non_financial_block(r, lang)};
+  return out;
+}
+
+std::string terminal_text(const Report& report, const Style& style) {
+  auto bold = [&](const std::string& s) { return style.colour ? "\x1b[1m" + s + "\x1b[0m" : s; };
+  auto green = [&](const std::string& s) { return style.colour && !s.empty() ? "\x1b[1;32m" + s + "\x1b[0m" : s; };
+  std::string out = bold(report.title) + "\n" + report.subtitle + "\n";
+  for (const Block& b : report.blocks) {
+    out += "\n" + bold(b.heading) + "\n";
+    for (const Line& l : b.lines) out += "  " + std::string(l.bullet ? "• " : "") + l.text + "\n";
+    if (b.columns.empty()) continue;
+    TextTable t(b.columns, b.align);
+    for (size_t i = 0; i < b.rows.size() && i < b.terminal_rows; ++i) {
+      std::vector<std::string> row = b.rows[i];
+      if (i < b.strong.size() && b.strong[i])
+        for (auto& cell : row) cell = green(cell);
+      t.add_row(std::move(row));
+    }
+    out += t.str();
+    if (b.rows.size() > b.terminal_rows && !b.terminal_more.empty()) out += "  … " + b.terminal_more + "\n";
+  }
+  return out;
+}
+
+std::string md_cell(const std::string& s) {
+  std::string out;
+  for (char ch : s) out += ch == '|' ? std::string("\\|") : std::string(1, ch);
+  return out;
+}
+
+std::string markdown_text(const Report& report) {
+  std::string out = "# " + report.title + "\n\n" + report.subtitle + "\n";
+  for (const Block& b : report.blocks) {
+    out += "\n## " + b.heading + "\n";
+    // Each paragraph, each run of bullets and the table stand apart by one blank line.
+    for (size_t i = 0; i < b.lines.size(); ++i) {
+      const Line& l = b.lines[i];
+      if (!l.bullet || i == 0 || !b.lines[i - 1].bullet) out += "\n";
+      out += (l.bullet ? "- " : "") + l.text + "\n";
+    }
+    if (b.columns.empty()) continue;
+    std::string head = "|", rule = "|";
+    for (size_t c = 0; c < b.columns.size(); ++c) {
+      head += " " + md_cell(b.columns[c]) + " |";
+      rule += b.right(c) ? "--:|" : "---|";
+    }
+    out += "\n" + head + "\n" + rule + "\n";
+    for (size_t i = 0; i < b.rows.size(); ++i) {
+      const bool strong = i < b.strong.size() && b.strong[i];
+      out += "|";
+      for (const auto& cell : b.rows[i])
+        out += " " + (strong && !cell.empty() ? "**" + md_cell(cell) + "**" : md_cell(cell)) + " |";
+      out += "\n";
+    }
+  }
+  return out;
+}
+
+// No scripts, fonts or links: the page must open offline and from an untrusted mailbox.
+constexpr std::string_view kCss = R"(
+body { font-family: system-ui, -apple-system, "Segoe UI", "Noto Sans", "PingFang SC", "Microsoft YaHei", sans-serif;
+       max-width: 1100px; margin: 2em auto; padding: 0 1em; color: #222; line-height: 1.45; }
+h1 { font-size: 1.6em; margin-bottom: .2em; }
+h2 { font-size: 1.2em; margin-top: 1.8em; border-bottom: 1px solid #ddd; padding-bottom: .2em; }
+.sub { color: #555; margin-top: 0; }
+table { border-collapse: collapse; margin: .6em 0; }
+th, td { padding: .3em .8em; border-bottom: 1px solid #e4e4e4; text-align: left; vertical-align: top; }
+th { background: #f4f4f4; font-weight: 600; }
+td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+tr.strong td { font-weight: 700; color: #1a7f37; }
+figure { margin: 1em 0; }
+svg { max-width: 100%; height: auto; }
+)";
+
+std::string html_text(const Report& report, Lang lang) {
+  std::string out = "<!DOCTYPE html>\n<html lang=\"" + std::string(lang == Lang::kZh ? "zh-CN" : "en") +
+                    "\">\n<head>\n<meta charset=\"utf-8\">\n"
+                    "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>" +
+                    html_escape(report.title) + "</title>\n<style>" + std::string(kCss) + "</style>\n</head>\n<body>\n";
+  out += "<h1>" + html_escape(report.title) + "</h1>\n<p class=\"sub\">" + html_escape(report.subtitle) + "</p>\n";
+  for (const Block& b : report.blocks) {
+    out += "<section>\n<h2>" + html_escape(b.heading) + "</h2>\n";
+    bool in_list = false;
+    for (const Line& l : b.lines) {
+      if (l.bullet != in_list) out += l.bullet ? "<ul>\n" : "</ul>\n";
+      in_list = l.bullet;
+      out += (l.bullet ? "<li>" : "<p>") + html_escape(l.text) + (l.bullet ? "</li>\n" : "</p>\n");
+    }
+    if (in_list) out += "</ul>\n";
+    if (!b.columns.empty()) {
+      auto cls = [&](size_t c) { return b.right(c) ? std::string(" class=\"num\"") : std::string(); };
+      out += "<table>\n<thead><tr>";
+      for (size_t c = 0; c < b.columns.size(); ++c) out += "<th" + cls(c) + ">" + html_escape(b.columns[c]) + "</th>";
+      out += "</tr></thead>\n<tbody>\n";
+      for (size_t i = 0; i < b.rows.size(); ++i) {
+        out += i < b.strong.size() && b.strong[i] ? "<tr class=\"strong\">" : "<tr>";
+        for (size_t c = 0; c < b.rows[i].size(); ++c) out += "<td" + cls(c) + ">" + html_escape(b.rows[i][c]) + "</td>";
+        out += "</tr>\n";
+      }
+      out += "</tbody>\n</table>\n";
+    }
+    if (!b.svg.empty()) out += "<figure>\n" + b.svg + "</figure>\n";
+    out += "</section>\n";
+  }
+  return out + "</body>\n</html>\n";
+}
+
+// ---- SVG -----------------------------------------------------------------------------------
+
+struct Axis {
+  double lo = 0, hi = 1, step = 1;
+  int ticks() const { return static_cast<int>(std::lround((hi - lo) / step)); }
+  double tick(int i) const { return lo + i * step; }
+};
+
+// A 1-2-5 step giving about `ticks` intervals over lo..hi, the ends rounded out to a step.
+Axis nice_axis(double lo, double hi, int ticks) {
+  if (!std::isfinite(lo) || !std::isfinite(hi)) lo = 0, hi = 1;
+  if (!(hi > lo)) {
+    const double pad = std::max(1.0, std::fabs(lo) * 0.1);
+    lo -= pad, hi += pad;
+  }
+  const double raw = (hi - lo) / ticks;
+  const double magnitude = std::pow(10, std::floor(std::log10(raw)));
+  const double norm = raw / magnitude;
+  const double step = (norm <= 1 ? 1 : norm <= 2 ? 2 : norm <= 5 ? 5 : 10) * magnitude;
+  return {std::floor(lo / step) * step, std::ceil(hi / step) * step, step};
+}
+
+// 0..hi in whole steps from `steps` (months read best in 6s and 12s, GPUs in powers of two).
+Axis whole_axis(double hi, std::initializer_list<int> steps) {
+  hi = std::max(1.0, hi);
+  int step = *(steps.end() - 1);
+  for (int s : steps)
+    if (hi / s <= 10) {
+      step = s;
+      break;
+    }
+  return {0, std::ceil(hi / step) * step, static_cast<double>(step)};
+}
+
+std::string trim_zeros(std::string s) {
+  if (s.find('.') == std::string::npos) return s;
+  while (s.back() == '0') s.pop_back();
+  if (s.back() == '.') s.pop_back();
+  return s;
+}
+
+// Axis labels: "¥780k", "¥1.2M", "−¥50k".
+std::string short_money(double v) {
+  const double a = std::fabs(v);
+  std::string body = a >= 1e6   ? trim_zeros(fmt::format("{:.2f}", a / 1e6)) + "M"
+                     : a >= 1e3 ? trim_zeros(fmt::format("{:.1f}", a / 1e3)) + "k"
+                                : fmt::format("{:.0f}", a);
+  return (v < 0 && body != "0" ? "−¥" : "¥") + body;
+}
+
+std::string num(double v) {
+  return fmt::format("{:.1f}", v);
+}
+
+struct Plot {
+  double left, right, top, bottom;
+  Axis x, y;
+  double px(double v) const { return left + (v - x.lo) / (x.hi - x.lo) * (right - left); }
+  double py(double v) const { return bottom - (v - y.lo) / (y.hi - y.lo) * (bottom - top); }
+};
+
+std::string svg_open(int width, int height, const std::string& title) {
+  return fmt::format(
+             "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{0}\" height=\"{1}\" viewBox=\"0 0 {0} {1}\" "
+             "font-family=\"sans-serif\" font-size=\"12\" role=\"img\">\n<title>{2}</title>\n",
+             width, height, html_escape(title)) +
+         fmt::format("<text x=\"{}\" y=\"16\" font-size=\"14\" font-weight=\"bold\">{}</text>\n", 10,
+                     html_escape(title));
+}
+
+std::string text_at(double x, double y, const std::string& text, std::string_view anchor = "start",
+                    std::string_view extra = "") {
+  return fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"{}\"{}{}>{}</text>\n", num(x), num(y), anchor,
+                     extra.empty() ? "" : " ", extra, html_escape(text));
+}
+
+std::string line_at(double x1, double y1, double x2, double y2, std::string_view style) {
+  return fmt::format("<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" {}/>\n", num(x1), num(y1), num(x2), num(y2), style);
+}
+
+// Grid, ticks and labels for both axes of a value-by-value plot; money on y.
+std::string axes(const Plot& p, const std::string& x_title, const std::string& y_title) {
+  std::string out;
+  for (int i = 0; i <= p.y.ticks(); ++i) {
+    const double v = p.y.tick(i), y = p.py(v);
+    out += line_at(p.left, y, p.right, y, "stroke=\"#e6e6e6\"");
+    out += text_at(p.left - 8, y + 4, short_money(v), "end", "fill=\"#444\"");
+  }
+  for (int i = 0; i <= p.x.ticks(); ++i) {
+    const double v = p.x.tick(i), x = p.px(v);
+    out += line_at(x, p.bottom, x, p.bottom + 5, "stroke=\"#444\"");
+    out += text_at(x, p.bottom + 18, format_number(v), "middle", "fill=\"#444\"");
+  }
+  out += line_at(p.left, p.bottom, p.right, p.bottom, "stroke=\"#444\"");
+  out += line_at(p.left, p.top, p.left, p.bottom, "stroke=\"#444\"");
+  out += text_at((p.left + p.right) / 2, p.bottom + 38, x_title, "middle");
+  const double mid = (p.top + p.bottom) / 2;
+  out += text_at(16, mid, y_title, "middle", fmt::format("transform=\"rotate(-90 16 {})\"", num(mid)));
+  return out;
+}
+
+struct SeriesStyle {
+  std::string_view id;
+  std::string_view colour;
+  std::string_view dash;  // so the lines stay apart in grey print and for colour-blind readers
+};
+
+constexpr SeriesStyle kStrategyStyles[] = {
+    {"buy", "#1f77b4", ""},     {"rent_monthly", "#ff7f0e", "8 4"}, {"rent_hourly", "#2ca02c", ""},
+    {"spot", "#d62728", "3 3"}, {"reserved", "#9467bd", "8 3 2 3"}, {"hybrid", "#8c564b", "12 4"},
+};
+constexpr std::string_view kOtherColours[] = {"#e377c2", "#7f7f7f", "#bcbd22", "#17becf"};
+
+std::string series_style(const std::string& id, size_t index) {
+  for (const auto& s : kStrategyStyles)
+    if (s.id == id)
+      return fmt::format("stroke=\"{}\"{}", s.colour,
+                         s.dash.empty() ? std::string() : fmt::format(" stroke-dasharray=\"{}\"", s.dash));
+  return fmt::format("stroke=\"{}\"", kOtherColours[index % std::size(kOtherColours)]);
+}
+
+std::string points_of(const Plot& p, const std::vector<std::pair<double, double>>& xy) {
+  std::string out;
+  for (const auto& [x, y] : xy) out += (out.empty() ? "" : " ") + num(p.px(x)) + "," + num(p.py(y));
+  return out;
+}
+
+// A label beside a point, kept inside the plot.
+std::string_view anchor_inside(const Plot& p, double x, double half_width) {
+  if (x - p.left < half_width) return "start";
+  if (p.right - x < half_width) return "end";
+  return "middle";
+}
+
+}  // namespace
+
+std::string html_escape(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (char ch : text) {
+    switch (ch) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&#39;";
+        break;
+      default:
+        out += ch;
+    }
+  }
+  return out;
+}
+
+json tco_json(const TcoResult& r, Lang /*lang*/) {
+  auto optional_json = [](const auto& v) { return v ? json(*v) : json(nullptr); };
+  json strategies = json::array();
+  for (const auto& s : r.strategies) {
+    json lines = json::array();
+    for (const auto& l : s.lines) lines.push_back({{"item", l.item}, {"amount", l.amount}});
+    strategies.push_back({{"id", s.id},
+                          {"total", s.total},
+                          {"per_used_gpu_hour", s.per_used_gpu_hour},
+                          {"lines", lines},
+                          {"cumulative_by_month", s.cumulative_by_month}});
+  }
+  json break_even = json::object();
+  for (const auto& b : r.break_even)
+    break_even[b.against] = {{"month", optional_json(b.month)}, {"utilization", optional_json(b.utilization)}};
+  break_even["hourly_vs_monthly_hours"] = optional_json(r.hourly_vs_monthly_hours);
+
+  json curve = json::array();
+  for (const auto& point : r.hybrid.curve) curve.push_back({{"owned_gpus", point.owned_gpus}, {"total", point.total}});
+
+  json investments = json::array();
+  for (const auto& i : r.investments) {
+    json basis = json::object();
+    for (const auto& [k, v] : i.basis) basis[k] = v;
+    investments.push_back({{"id", i.id},
+                           {"upfront", i.upfront},
+                           {"cost_monthly", i.cost_monthly},
+                           {"benefit_monthly", i.benefit_monthly},
+                           {"net", i.net},
+                           {"payback_month", optional_json(i.payback_month)},
+                           {"basis", basis}});
+  }
+
+  const auto& s = r.sensitivity;
+  json tornado = json::array();
+  for (const auto& bar : s.tornado)
+    tornado.push_back({{"input", bar.input}, {"low", bar.low_margin}, {"high", bar.high_margin}});
+  json percentiles = json::object();
+  for (const auto& p : s.percentiles) percentiles[p.id] = {{"p10", p.p10}, {"p50", p.p50}, {"p90", p.p90}};
+
+  json non_financial = json::array();
+  for (const auto& [factor, note] : r.non_financial) non_financial.push_back({{"factor", factor}, {"note", note}});
+
+  return {{"currency", r.currency},
+          {"horizon_months", r.horizon_months},
+          {"strategies", strategies},
+          {"break_even", break_even},
+          {"hybrid", {{"owned_gpus", r.hybrid.owned_gpus}, {"total", r.hybrid.total}, {"curve", curve}}},
+          {"investments", investments},
+          {"sensitivity",
+           {{"margin", s.margin},
+            {"base_margin", s.base_margin},
+            {"tornado", tornado},
+            {"monte_carlo",
+             {{"draws", s.draws},
+              {"seed", s.seed},
+              {"percentiles", percentiles},
+              {"p_buy_beats_rent", s.p_buy_beats_rent}}}}},
+          {"recommendation", {{"strategy", r.recommendation}, {"why", r.why}, {"rule_of_thumb", r.rule_of_thumb}}},
+          {"non_financial", non_financial},
+          {"demand",
+           {{"description", r.demand_description},
+            {"used_gpu_hours", r.used_gpu_hours},
+            {"average_utilization", r.average_utilization}}},
+          {"name", r.name}};
+}
+
+std::string render_tco(const TcoResult& r, Format format, const Style& style) {
+  switch (format) {
+    case Format::kJson:
+      return tco_json(r, style.lang).dump(2) + "\n";
+    case Format::kMarkdown:
+      return markdown_text(build_report(r, style.lang));
+    case Format::kHtml:
+      return html_text(build_report(r, style.lang), style.lang);
+    case Format::kTable:
+      return terminal_text(build_report(r, style.lang), style);
+  }
+  return {};
+}
+
+std::string svg_cumulative_cost(const TcoResult& r, Lang lang) {
+  constexpr int kWidth = 760, kHeight = 380;
+  size_t months = 0;
+  double low = 0, high = 0;
+  for (const auto& s : r.strategies) {
+    months = std::max(months, s.cumulative_by_month.size());
+    for (double v : s.cumulative_by_month)
+      if (std::isfinite(v)) low = std::min(low, v), high = std::max(high, v);
+  }
+  const Plot p{90,
+               kWidth - 170,
+               36,
+               kHeight - 50,
+               whole_axis(static_cast<double>(months), {1, 2, 3, 6, 12, 24, 60, 120}),
+               nice_axis(low, high, 6)};
+  std::string out = svg_open(kWidth, kHeight, ui("tco_chart_cumulative", lang));
+  out += axes(p, ui("tco_month", lang), r.currency);
+  for (size_t i = 0; i < r.strategies.size(); ++i) {
+    const auto& s = r.strategies[i];
+    std::vector<std::pair<double, double>> xy;
+    for (size_t m = 0; m < s.cumulative_by_month.size(); ++m) xy.emplace_back(m + 1, s.cumulative_by_month[m]);
+    out += fmt::format(
+        "<polyline class=\"series\" fill=\"none\" stroke-width=\"2.5\" {} points=\"{}\"><title>{}: "
+        "{}</title></polyline>\n",
+        series_style(s.id, i), points_of(p, xy), html_escape(s.id), html_escape(format_money(s.total, r.currency)));
+  }
+  // The legend sits right of the plot, so it never covers a line.
+  const double legend_x = p.right + 16;
+  for (size_t i = 0; i < r.strategies.size(); ++i) {
+    const double y = p.top + 8 + 20.0 * i;
+    out += line_at(legend_x, y, legend_x + 26, y, series_style(r.strategies[i].id, i) + " stroke-width=\"2.5\"");
+    out += text_at(legend_x + 32, y + 4, r.strategies[i].id, "start", "class=\"legend\"");
+  }
+  return out + "</svg>\n";
+}
+
+std::string svg_hybrid_curve(const TcoResult& r, Lang lang) {
+  constexpr int kWidth = 760, kHeight = 340;
+  const auto& h = r.hybrid;
+  double max_b = h.owned_gpus, low = h.total, high = h.total;
+  for (const auto& point : h.curve) {
+    max_b = std::max<double>(max_b, point.owned_gpus);
+    if (std::isfinite(point.total)) low = std::min(low, point.total), high = std::max(high, point.total);
+  }
+  // Room under the lowest point for the optimum's label.
+  const double pad = high > low ? (high - low) * 0.18 : std::max(1.0, std::fabs(low) * 0.1);
+  const Plot p{90,
+               kWidth - 30,
+               36,
+               kHeight - 50,
+               whole_axis(max_b, {1, 2, 4, 8, 16, 32, 64, 128, 256, 512}),
+               nice_axis(low >= 0 ? std::max(0.0, low - pad) : low - pad, high + pad / 3, 6)};
+  std::string out = svg_open(kWidth, kHeight, ui("tco_chart_hybrid", lang));
+  out += axes(p, ui("tco_owned_gpus", lang), r.currency);
+  std::vector<std::pair<double, double>> xy;
+  for (const auto& point : h.curve) xy.emplace_back(point.owned_gpus, point.total);
+  out +=
+      fmt::format("<polyline class=\"series\" fill=\"none\" stroke=\"#8c564b\" stroke-width=\"2.5\" points=\"{}\"/>\n",
+                  points_of(p, xy));
+  if (h.curve.size() <= 64)
+    for (const auto& point : h.curve)
+      out += fmt::format("<circle cx=\"{}\" cy=\"{}\" r=\"3\" fill=\"#8c564b\"><title>B = {}: {}</title></circle>\n",
+                         num(p.px(point.owned_gpus)), num(p.py(point.total)), point.owned_gpus,
+                         html_escape(format_money(point.total, r.currency)));
+  const double ox = p.px(h.owned_gpus), oy = p.py(h.total);
+  const std::string label =
+      ui("tco_optimum", lang) + ": B = " + std::to_string(h.owned_gpus) + ", " + format_money(h.total, r.currency);
+  out += fmt::format(
+      "<circle class=\"optimum\" cx=\"{}\" cy=\"{}\" r=\"7\" fill=\"#d62728\" stroke=\"#fff\" stroke-width=\"2\"/>\n",
+      num(ox), num(oy));
+  out += text_at(ox, std::min(oy + 22, p.bottom - 6), label, anchor_inside(p, ox, 110),
+                 "class=\"optimum\" fill=\"#d62728\" font-weight=\"bold\"");
+  return out + "</svg>\n";
+}
+
+std::string svg_tornado(const TcoResult& r, Lang lang) {
+  const auto& s = r.sensitivity;
+  constexpr int kWidth = 760, kRow = 34, kTop = 64, kLeft = 210;
+  const int height = kTop + static_cast<int>(s.tornado.size()) * kRow + 56;
+  double low = std::min(0.0, s.base_margin), high = std::max(0.0, s.base_margin);
+  for (const auto& bar : s.tornado)
+    for (double v : {bar.low_margin, bar.high_margin})
+      if (std::isfinite(v)) low = std::min(low, v), high = std::max(high, v);
+  const double bottom = kTop + s.tornado.size() * kRow;
+  const Plot p{kLeft, kWidth - 40, kTop, bottom, {}, {}};
+  const Axis x = nice_axis(low, high, 6);
+  auto px = [&](double v) { return p.left + (v - x.lo) / (x.hi - x.lo) * (p.right - p.left); };
+
+  std::string out = svg_open(kWidth, height, ui("tco_chart_tornado", lang));
+  for (int i = 0; i <= x.ticks(); ++i) {
+    const double v = x.tick(i);
+    out += line_at(px(v), kTop - 4, px(v), bottom, "stroke=\"#e6e6e6\"");
+    out += text_at(px(v), bottom + 18, short_money(v), "middle", "fill=\"#444\"");
+  }
+  out += line_at(p.left, bottom, p.right, bottom, "stroke=\"#444\"");
+  out += text_at((p.left + p.right) / 2, bottom + 38,
+                 ui("tco_margin", lang) + ": " + s.margin + " (" + r.currency + ")", "middle");
+  for (size_t i = 0; i < s.tornado.size(); ++i) {
+    const auto& bar = s.tornado[i];
+    const double y = kTop + i * kRow + 6, x1 = px(std::min(bar.low_margin, bar.high_margin)),
+                 x2 = px(std::max(bar.low_margin, bar.high_margin));
+    out += fmt::format(
+        "<rect class=\"bar\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"22\" fill=\"{}\"><title>{}: −20% → {}, +20% → "
+        "{}</title></rect>\n",
+        num(x1), num(y), num(std::max(1.0, x2 - x1)), flips_decision(bar, s.base_margin) ? "#e6550d" : "#3182bd",
+        html_escape(bar.input), html_escape(format_money(bar.low_margin, r.currency)),
+        html_escape(format_money(bar.high_margin, r.currency)));
+    std::string name = bar.input.size() > 30 ? bar.input.substr(0, 29) + "…" : bar.input;
+    out += text_at(p.left - 10, y + 15, name, "end");
+    if (x2 - x1 >= 90) {  // which end is which, when the bar has room for it
+      const bool low_left = bar.low_margin <= bar.high_margin;
+      out += text_at(x1 + 5, y + 15, low_left ? "−20%" : "+20%", "start", "fill=\"#fff\" font-size=\"10\"");
+      out += text_at(x2 - 5, y + 15, low_left ? "+20%" : "−20%", "end", "fill=\"#fff\" font-size=\"10\"");
+    }
+  }
+  // The base margin and zero (where buy and rent cost the same), labelled on separate rows.
+  const double base_x = px(s.base_margin), zero_x = px(0);
+  out += line_at(base_x, kTop - 26, base_x, bottom, "stroke=\"#555\" stroke-dasharray=\"4 3\"");
+  out += text_at(base_x, kTop - 30, ui("tco_base", lang) + " " + format_money(s.base_margin, r.currency),
+                 anchor_inside(p, base_x, 70), "fill=\"#555\"");
+  out += line_at(zero_x, kTop - 10, zero_x, bottom, "stroke=\"#111\" stroke-width=\"1.5\"");
+  out += text_at(zero_x, kTop - 14, ui("tco_buy_equals_rent", lang), anchor_inside(p, zero_x, 50), "fill=\"#111\"");
+  const bool any_flips = std::any_of(s.tornado.begin(), s.tornado.end(),
+                                     [&](const tco::TornadoBar& bar) { return flips_decision(bar, s.base_margin); });
+  if (any_flips) out += text_at(10, bottom + 38, "■ " + ui("tco_flips", lang), "start", "fill=\"#e6550d\"");
+  if (s.tornado.empty()) out += text_at((p.left + p.right) / 2, kTop + 20, ui("tco_none", lang), "middle");
+  return out + "</svg>\n";
+}
+
+}  // namespace gpuplan::report

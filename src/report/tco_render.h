@@ -1,0 +1,38 @@
+// TCO renderers: a rent-vs-buy result as a terminal table, JSON, Markdown, or one HTML page
+// with three SVG charts. Pure functions of a TcoResult. The JSON shape is public (see README);
+// the HTML page and each SVG are self-contained: no scripts, no links, no external resources.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
+
+#include "report/messages.h"
+#include "report/render.h"
+#include "tco/tco.h"
+
+namespace gpuplan::report {
+
+// {"currency","horizon_months","strategies","break_even","hybrid","investments","sensitivity",
+//  "recommendation","non_financial","demand","name"}; numbers unrounded, a missing value null.
+// Every string in a TcoResult is data, so `lang` changes nothing today; it is kept for symmetry
+// with the other *_json calls.
+nlohmann::json tco_json(const tco::TcoResult& r, Lang lang);
+
+// The whole report in `format`; headings in style.lang, ANSI colour only when style.colour
+// (table format only).
+std::string render_tco(const tco::TcoResult& r, Format format, const Style& style);
+
+// Each a complete <svg> element with the SVG namespace and nothing external. Text is escaped.
+// Cumulative cash by month, one <polyline> per strategy (in the given order), ¥ axes, a legend.
+std::string svg_cumulative_cost(const tco::TcoResult& r, Lang lang = Lang::kEn);
+// Hybrid total against owned GPUs B, one <polyline>, the optimum marked (class "optimum").
+std::string svg_hybrid_curve(const tco::TcoResult& r, Lang lang = Lang::kEn);
+// One <rect> per tornado bar, from low_margin to high_margin, in the given (largest-first)
+// order, with the base margin and the zero line (where the decision flips) drawn across.
+std::string svg_tornado(const tco::TcoResult& r, Lang lang = Lang::kEn);
+
+// &, <, >, " and ' as entities: safe in HTML/SVG text and attribute values.
+std::string html_escape(std::string_view text);
+
+}  // namespace gpuplan::report

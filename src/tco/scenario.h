@@ -1,0 +1,98 @@
+// Scenario: everything `gpuplan tco` needs to cost owning against renting over a horizon —
+// what would be owned and what it costs to run, the rent offers, data transfer, the demand
+// hour by hour, and the investments to judge. Money is CNY; every uncertain figure is a
+// Range (the deterministic answer uses its midpoint, Monte Carlo draws uniformly in it).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "catalog/catalog.h"
+#include "core/error.h"
+#include "core/range.h"
+
+namespace gpuplan::tco {
+
+inline constexpr double kHoursPerMonth = 730;  // 8,760 h / 12
+inline constexpr double kHoursPerYear = 8760;
+
+struct OwnedCosts {
+  int gpus = 0;                   // GPUs owned
+  Range purchase;                 // one-off, month 0
+  std::optional<Range> residual;  // value at the horizon's end; nullopt: straight-line book value
+  double life_months = 36;        // depreciation life for the book value
+  Range power_kw;                 // peak draw of the whole owned fleet
+  double idle_fraction = 0.5;     // share of peak drawn when idle
+  Range electricity_kwh;          // CNY per kWh
+  Range pue{1, 1};
+  Range rack_monthly;
+  Range staff_monthly;
+  Range licences_yearly;
+  Range support_yearly;
+};
+
+struct RentOffers {
+  std::optional<Range> on_demand_gpu_hour;  // CNY per GPU-hour
+  std::optional<Range> monthly_gpu;         // CNY per GPU-month, held for whole months
+  std::optional<Range> spot_gpu_hour;
+  Range spot_overhead;                      // extra GPU-hours lost to interruptions, fraction
+  std::optional<Range> reserved_gpu_hour;   // committed for the whole horizon at peak demand
+  std::string source;                       // where the prices come from
+};
+
+struct Transfer {
+  double gb_out_per_month = 0;  // already converted with the stated units
+  double gb_in_per_month = 0;
+  Range price_out_gb;
+  Range price_in_gb;
+  bool binary_units = false;    // TB = 1,024 GB when true
+  double storage_gb = 0;        // kept in the cloud while renting
+  Range storage_gb_month;
+};
+
+// A yes/no investment judged from the user's figures (SPEC E5). Every kind reduces to an
+// upfront cost, a recurring cost and a benefit per month.
+struct Investment {
+  std::string id;     // "infiniband", "liquid_cooling", "premium_support", "ai_enterprise"
+  Range upfront;
+  Range cost_monthly;
+  Range benefit_monthly;
+  std::vector<std::pair<std::string, std::string>> basis;  // the figures used, for the report
+};
+
+// Facts beside the numbers (SPEC E6, E7), as the user states them.
+struct Factors {
+  std::optional<bool> data_sensitive;
+  std::optional<bool> team_runs_linux_cuda;
+  std::optional<bool> uses_cloud_only_services;
+  std::optional<bool> compliance_requires_onsite;
+};
+
+struct Scenario {
+  std::string name;
+  std::string file;
+  double horizon_hours = 0;
+  OwnedCosts owned;
+  RentOffers rent;
+  Transfer transfer;
+  std::vector<double> demand;  // busy GPUs in each hour of the horizon
+  std::string demand_description;
+  std::vector<Investment> investments;
+  Factors factors;
+  int mc_draws = 10000;
+  unsigned mc_seed = 1;
+
+  double horizon_months() const { return horizon_hours / kHoursPerMonth; }
+};
+
+// Parses a scenario YAML; relative paths (a quote config, a demand CSV) are taken from the
+// scenario's directory. Errors name file:line:field. The catalog fills defaults (PUE,
+// electricity price, idle fraction, investment figures) and prices an owned `config:`.
+Result<Scenario> read_scenario(const std::string& path, const catalog::Catalog& catalog);
+Result<Scenario> parse_scenario(const std::string& text, const std::string& file, const catalog::Catalog& catalog);
+
+// Busy GPUs per hour from a CSV of `hour,busy_gpus` (header optional, hours consecutive from 0).
+Result<std::vector<double>> read_demand_csv(const std::string& path);
+
+}  // namespace gpuplan::tco

@@ -1,0 +1,546 @@
+#include "tco/tco.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <numeric>
+#include <random>
+
+#include <fmt/format.h>
+
+#include "core/money.h"
+
+namespace gpuplan::tco {
+namespace {
+
+// The model's uncertain inputs. Each has a Range in the scenario; the deterministic answer
+// takes midpoints, the tornado moves one at a time, Monte Carlo draws them all.
+enum Input {
+  kPurchase,
+  kResidual,
+  kPowerKw,
+  kElectricity,
+  kPue,
+  kRack,
+  kStaff,
+  kLicences,
+  kSupport,
+  kOnDemand,
+  kMonthly,
+  kSpot,
+  kSpotOverhead,
+  kReserved,
+  kEgressPrice,
+  kIngressPrice,
+  kStoragePrice,
+  kInputCount
+};
+
+constexpr std::array<const char*, kInputCount> kInputNames = {
+    "owned.price",          "owned.residual",       "owned.power_kw",          "owned.electricity_per_kwh",
+    "owned.pue",            "owned.rack_monthly",   "owned.staff_monthly",     "owned.licences_yearly",
+    "owned.support_yearly", "rent.on_demand_gpu_hour", "rent.monthly_gpu",     "rent.spot_gpu_hour",
+    "rent.spot_overhead",   "rent.reserved_gpu_hour", "transfer.egress_price_gb", "transfer.ingress_price_gb",
+    "transfer.storage_price_gb_month"};
+
+using Values = std::array<double, kInputCount>;
+
+struct Inputs {
+  std::array<Range, kInputCount> range{};
+  std::array<bool, kInputCount> present{};
+  bool book_value_residual = false;  // residual follows the purchase (straight line), not an input
+
+  Values mid() const {
+    Values v{};
+    for (int i = 0; i < kInputCount; ++i) v[i] = range[i].mid();
+    return v;
+  }
+};
+
+Inputs inputs_of(const Scenario& s) {
+  Inputs in;
+  auto set = [&](Input i, const Range& r) {
+    in.range[i] = r;
+    in.present[i] = true;
+  };
+  const OwnedCosts& o = s.owned;
+  set(kPurchase, o.purchase);
+  if (o.residual) set(kResidual, *o.residual);
+  else in.book_value_residual = true;
+  set(kPowerKw, o.power_kw);
+  set(kElectricity, o.electricity_kwh);
+  set(kPue, o.pue);
+  set(kRack, o.rack_monthly);
+  set(kStaff, o.staff_monthly);
+  set(kLicences, o.licences_yearly);
+  set(kSupport, o.support_yearly);
+  if (s.rent.on_demand_gpu_hour) set(kOnDemand, *s.rent.on_demand_gpu_hour);
+  if (s.rent.monthly_gpu) set(kMonthly, *s.rent.monthly_gpu);
+  if (s.rent.spot_gpu_hour) set(kSpot, *s.rent.spot_gpu_hour);
+  set(kSpotOverhead, s.rent.spot_overhead);
+  if (s.rent.reserved_gpu_hour) set(kReserved, *s.rent.reserved_gpu_hour);
+  set(kEgressPrice, s.transfer.price_out_gb);
+  set(kIngressPrice, s.transfer.price_in_gb);
+  set(kStoragePrice, s.transfer.storage_gb_month);
+  return in;
+}
+
+// What the costs need to know about demand in a stretch of hours; sums of stretches add up,
+// so one month and the whole horizon are costed by the same formulas.
+struct DemandStats {
+  double hours = 0;
+  double gpu_hours = 0;        // Σ demand
+  double owned_busy = 0;       // Σ min(demand, owned GPUs)
+  double overflow = 0;         // Σ max(0, demand - owned GPUs)
+  double peak_gpu_months = 0;  // Σ over months of ceil(peak) × month length / 730
+  double hybrid_busy = 0;      // Σ min(demand, B)
+  double hybrid_burst = 0;     // Σ max(0, demand - B)
+
+  DemandStats& operator+=(const DemandStats& o) {
+    hours += o.hours;
+    gpu_hours += o.gpu_hours;
+    owned_busy += o.owned_busy;
+    overflow += o.overflow;
+    peak_gpu_months += o.peak_gpu_months;
+    hybrid_busy += o.hybrid_busy;
+    hybrid_burst += o.hybrid_burst;
+    return *this;
+  }
+};
+
+DemandStats stats_of(const std::vector<double>& demand, size_t begin, size_t end, double owned, double hybrid_b) {
+  DemandStats s;
+  double peak = 0;
+  for (size_t h = begin; h < end; ++h) {
+    const double d = demand[h];
+    s.gpu_hours += d;
+    s.owned_busy += std::min(d, owned);
+    s.overflow += std::max(0.0, d - owned);
+    s.hybrid_busy += std::min(d, hybrid_b);
+    s.hybrid_burst += std::max(0.0, d - hybrid_b);
+    peak = std::max(peak, d);
+  }
+  s.hours = static_cast<double>(end - begin);
+  s.peak_gpu_months = std::ceil(peak - 1e-9) * s.hours / kHoursPerMonth;
+  return s;
+}
+
+std::vector<DemandStats> monthly_stats(const Scenario& sc, double hybrid_b) {
+  std::vector<DemandStats> months;
+  const size_t n = sc.demand.size();
+  for (size_t begin = 0; begin < n; begin += static_cast<size_t>(kHoursPerMonth))
+    months.push_back(stats_of(sc.demand, begin, std::min(n, begin + static_cast<size_t>(kHoursPerMonth)),
+                              sc.owned.gpus, hybrid_b));
+  return months;
+}
+
+DemandStats sum(const std::vector<DemandStats>& parts) {
+  DemandStats total;
+  for (const auto& p : parts) total += p;
+  return total;
+}
+
+enum Strategy { kBuy, kRentMonthly, kRentHourly, kSpotStrategy, kReservedStrategy, kHybrid, kStrategyCount };
+constexpr std::array<const char*, kStrategyCount> kStrategyIds = {"buy",  "rent_monthly", "rent_hourly",
+                                                                  "spot", "reserved",     "hybrid"};
+
+bool strategy_available(Strategy st, const Inputs& in, const Scenario& sc) {
+  switch (st) {
+    case kBuy: return sc.owned.gpus > 0;
+    case kRentMonthly: return in.present[kMonthly];
+    case kRentHourly: return in.present[kOnDemand];
+    case kSpotStrategy: return in.present[kSpot];
+    case kReservedStrategy: return in.present[kReserved];
+    case kHybrid: return sc.owned.gpus > 0 && in.present[kOnDemand];
+    case kStrategyCount: break;
+  }
+  return false;
+}
+
+// One strategy's cost in a stretch of hours, split in named lines. One-off items (purchase,
+// residual) are not here: `one_off` adds them.
+struct Costs {
+  std::array<std::vector<CostLine>, kStrategyCount> lines;
+};
+
+void add(std::vector<CostLine>& lines, const std::string& item, double amount) {
+  if (amount == 0) return;
+  for (auto& l : lines)
+    if (l.item == item) {
+      l.amount += amount;
+      return;
+    }
+  lines.push_back({item, amount});
+}
+
+struct Model {
+  const Scenario& sc;
+  Values v;
+  double hybrid_b;
+  double residual;
+
+  Model(const Scenario& scenario, const Values& values, double b, bool book_value)
+      : sc(scenario), v(values), hybrid_b(b) {
+    const double life = std::max(1.0, scenario.owned.life_months);
+    residual = book_value ? v[kPurchase] * std::max(0.0, 1 - scenario.horizon_months() / life) : v[kResidual];
+  }
+
+  double owned_share(double gpus) const { return sc.owned.gpus > 0 ? gpus / sc.owned.gpus : 0; }
+
+  // Energy of `gpus` owned GPUs that are busy `busy` GPU-hours out of `hours`.
+  double energy(double gpus, double busy, double hours) const {
+    if (sc.owned.gpus <= 0) return 0;
+    const double kw_per_gpu = v[kPowerKw] / sc.owned.gpus;
+    const double idle = sc.owned.idle_fraction;
+    const double kwh = kw_per_gpu * (idle * gpus * hours + (1 - idle) * busy);
+    return kwh * v[kPue] * v[kElectricity];
+  }
+
+  void running_owned(std::vector<CostLine>& lines, double gpus, double busy, double hours) const {
+    const double share = owned_share(gpus);
+    const double months = hours / kHoursPerMonth;
+    add(lines, "electricity (power × PUE × price)", energy(gpus, busy, hours));
+    add(lines, "rack / colocation", v[kRack] * months * share);
+    add(lines, "operations staff", v[kStaff] * months * share);
+    add(lines, "licences", v[kLicences] * hours / kHoursPerYear * share);
+    add(lines, "support", v[kSupport] * hours / kHoursPerYear * share);
+  }
+
+  void cloud_extras(std::vector<CostLine>& lines, double hours, double cloud_share) const {
+    const double months = hours / kHoursPerMonth;
+    const Transfer& t = sc.transfer;
+    add(lines, "data egress", t.gb_out_per_month * v[kEgressPrice] * months * cloud_share);
+    add(lines, "data ingress", t.gb_in_per_month * v[kIngressPrice] * months * cloud_share);
+    add(lines, "cloud storage", t.storage_gb * v[kStoragePrice] * months * cloud_share);
+  }
+
+  Costs running(const DemandStats& s) const {
+    Costs c;
+    // Buy: the owned fleet, with demand above it sent to on-demand.
+    running_owned(c.lines[kBuy], sc.owned.gpus, s.owned_busy, s.hours);
+    add(c.lines[kBuy], "overflow above the owned GPUs, on demand", s.overflow * v[kOnDemand]);
+    const double all_cloud = s.gpu_hours > 0 ? 1 : 0;
+    add(c.lines[kRentMonthly], "monthly rent at each month's peak", s.peak_gpu_months * v[kMonthly]);
+    cloud_extras(c.lines[kRentMonthly], s.hours, all_cloud);
+    add(c.lines[kRentHourly], "on-demand GPU-hours", s.gpu_hours * v[kOnDemand]);
+    cloud_extras(c.lines[kRentHourly], s.hours, all_cloud);
+    add(c.lines[kSpotStrategy], "spot GPU-hours incl. interruption overhead", s.gpu_hours * (1 + v[kSpotOverhead]) * v[kSpot]);
+    cloud_extras(c.lines[kSpotStrategy], s.hours, all_cloud);
+    // Reserved: committed for the peak of the whole horizon (set by `reserved_peak`).
+    add(c.lines[kReservedStrategy], "reserved capacity", reserved_peak * s.hours * v[kReserved]);
+    cloud_extras(c.lines[kReservedStrategy], s.hours, all_cloud);
+    // Hybrid: own B GPUs, burst the rest to on-demand; transfer follows the cloud's share.
+    running_owned(c.lines[kHybrid], hybrid_b, s.hybrid_busy, s.hours);
+    add(c.lines[kHybrid], "burst above the owned GPUs, on demand", s.hybrid_burst * v[kOnDemand]);
+    cloud_extras(c.lines[kHybrid], s.hours, s.gpu_hours > 0 ? s.hybrid_burst / s.gpu_hours : 0);
+    return c;
+  }
+
+  void one_off(Costs& c) const {
+    add(c.lines[kBuy], "purchase", v[kPurchase]);
+    add(c.lines[kBuy], "residual value at the end", -residual);
+    const double share = owned_share(hybrid_b);
+    add(c.lines[kHybrid], "purchase (owned share)", v[kPurchase] * share);
+    add(c.lines[kHybrid], "residual value at the end (owned share)", -residual * share);
+  }
+
+  double reserved_peak = 0;
+};
+
+double total_of(const std::vector<CostLine>& lines) {
+  double t = 0;
+  for (const auto& l : lines) t += l.amount;
+  return t;
+}
+
+// Totals of every strategy for one set of input values, from the horizon's demand stats.
+std::array<double, kStrategyCount> totals(const Scenario& sc, const Values& v, bool book_value, double b,
+                                          double peak, const DemandStats& s) {
+  Model m(sc, v, b, book_value);
+  m.reserved_peak = peak;
+  Costs c = m.running(s);
+  m.one_off(c);
+  std::array<double, kStrategyCount> t{};
+  for (int i = 0; i < kStrategyCount; ++i) t[i] = total_of(c.lines[i]);
+  return t;
+}
+
+double peak_of(const std::vector<double>& demand) {
+  double p = 0;
+  for (double d : demand) p = std::max(p, d);
+  return std::ceil(p - 1e-9);
+}
+
+const std::array<Strategy, 4> kRentStrategies = {kRentMonthly, kRentHourly, kSpotStrategy, kReservedStrategy};
+
+double best_rent(const std::array<double, kStrategyCount>& t, const Inputs& in, const Scenario& sc) {
+  double best = INFINITY;
+  for (Strategy st : kRentStrategies)
+    if (strategy_available(st, in, sc)) best = std::min(best, t[st]);
+  return best;
+}
+
+struct MonteCarlo {
+  std::array<std::vector<double>, kStrategyCount> samples;
+  int buy_wins = 0;
+};
+
+// Draws every input uniformly in its range; totals come from the horizon's stats, so a draw
+// costs a few multiplications, not a pass over the hours.
+MonteCarlo monte_carlo(const Scenario& sc, const Inputs& in, double b, double peak, const DemandStats& stats, int draws,
+                       unsigned seed, bool keep_samples) {
+  MonteCarlo mc;
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  Values v = in.mid();
+  for (int d = 0; d < draws; ++d) {
+    for (int i = 0; i < kInputCount; ++i)
+      if (in.range[i].high > in.range[i].low) v[i] = in.range[i].low + unit(rng) * (in.range[i].high - in.range[i].low);
+    auto t = totals(sc, v, in.book_value_residual, b, peak, stats);
+    mc.buy_wins += t[kBuy] < best_rent(t, in, sc);
+    if (keep_samples)
+      for (int st = 0; st < kStrategyCount; ++st) mc.samples[st].push_back(t[st]);
+  }
+  return mc;
+}
+
+std::string money(double v) { return format_money(v, "CNY"); }
+std::string pct(double f) { return format_number(f * 100, 1) + "%"; }
+
+}  // namespace
+
+double hybrid_total(const Scenario& sc, int owned_gpus) {
+  const Inputs in = inputs_of(sc);
+  DemandStats s = stats_of(sc.demand, 0, sc.demand.size(), sc.owned.gpus, owned_gpus);
+  return totals(sc, in.mid(), in.book_value_residual, owned_gpus, peak_of(sc.demand), s)[kHybrid];
+}
+
+HybridResult optimal_hybrid(const Scenario& sc) {
+  const Inputs in = inputs_of(sc);
+  const Values v = in.mid();
+  // Σ min(d, B) for every B from one sort and prefix sums; the rest of the stats do not depend on B.
+  std::vector<double> sorted = sc.demand;
+  std::sort(sorted.begin(), sorted.end());
+  std::vector<double> prefix(sorted.size() + 1, 0);
+  for (size_t i = 0; i < sorted.size(); ++i) prefix[i + 1] = prefix[i] + sorted[i];
+  DemandStats base = stats_of(sc.demand, 0, sc.demand.size(), sc.owned.gpus, 0);
+  const double peak = peak_of(sc.demand);
+  HybridResult r;
+  for (int b = 0; b <= static_cast<int>(peak); ++b) {
+    size_t below = std::upper_bound(sorted.begin(), sorted.end(), static_cast<double>(b)) - sorted.begin();
+    DemandStats s = base;
+    s.hybrid_busy = prefix[below] + static_cast<double>(b) * (sorted.size() - below);
+    s.hybrid_burst = base.gpu_hours - s.hybrid_busy;
+    double t = totals(sc, v, in.book_value_residual, b, peak, s)[kHybrid];
+    r.curve.push_back({b, t});
+    if (b == 0 || t < r.total - 1e-9) {
+      r.total = t;
+      r.owned_gpus = b;
+    }
+  }
+  return r;
+}
+
+double monte_carlo_probability(const Scenario& sc, int draws, unsigned seed) {
+  const Inputs in = inputs_of(sc);
+  const HybridResult hybrid = optimal_hybrid(sc);
+  const DemandStats s = stats_of(sc.demand, 0, sc.demand.size(), sc.owned.gpus, hybrid.owned_gpus);
+  MonteCarlo mc = monte_carlo(sc, in, hybrid.owned_gpus, peak_of(sc.demand), s, draws, seed, false);
+  return draws > 0 ? static_cast<double>(mc.buy_wins) / draws : 0;
+}
+
+TcoResult analyse(const Scenario& sc, const catalog::Catalog& cat) {
+  TcoResult r;
+  r.name = sc.name;
+  r.horizon_months = sc.horizon_months();
+  r.demand_description = sc.demand_description;
+  const Inputs in = inputs_of(sc);
+  const Values v = in.mid();
+  const double peak = peak_of(sc.demand);
+
+  r.hybrid = optimal_hybrid(sc);
+  const double b = r.hybrid.owned_gpus;
+  const std::vector<DemandStats> months = monthly_stats(sc, b);
+  const DemandStats all = sum(months);
+  r.used_gpu_hours = all.gpu_hours;
+  r.average_utilization = sc.owned.gpus > 0 && all.hours > 0 ? all.gpu_hours / (sc.owned.gpus * all.hours) : 0;
+
+  // Each strategy: lines over the horizon, and cash by month for the chart and the break-even.
+  Model model(sc, v, b, in.book_value_residual);
+  model.reserved_peak = peak;
+  Costs whole = model.running(all);
+  model.one_off(whole);
+  for (int st = 0; st < kStrategyCount; ++st) {
+    if (!strategy_available(static_cast<Strategy>(st), in, sc)) continue;
+    StrategyResult sr;
+    sr.id = kStrategyIds[st];
+    sr.lines = whole.lines[st];
+    sr.total = total_of(sr.lines);
+    sr.per_used_gpu_hour = all.gpu_hours > 0 ? sr.total / all.gpu_hours : 0;
+    double cash = st == kBuy ? v[kPurchase] : st == kHybrid ? v[kPurchase] * model.owned_share(b) : 0;
+    for (size_t m = 0; m < months.size(); ++m) {
+      cash += total_of(model.running(months[m]).lines[st]);
+      if (m + 1 == months.size()) {  // the residual comes back at the end
+        if (st == kBuy) cash -= model.residual;
+        if (st == kHybrid) cash -= model.residual * model.owned_share(b);
+      }
+      sr.cumulative_by_month.push_back(cash);
+    }
+    r.strategies.push_back(sr);
+  }
+  auto find = [&](const std::string& id) -> const StrategyResult* {
+    for (const auto& s : r.strategies)
+      if (s.id == id) return &s;
+    return nullptr;
+  };
+
+  // Break-even of buying against each way of renting.
+  const StrategyResult* buy = find("buy");
+  const double hours = all.hours;
+  const double n = sc.owned.gpus;
+  if (buy) {
+    for (const char* rent_id : {"rent_monthly", "rent_hourly", "spot", "reserved"}) {
+      const StrategyResult* rent = find(rent_id);
+      if (!rent) continue;
+      BreakEven be;
+      be.against = rent_id;
+      for (size_t m = 0; m < buy->cumulative_by_month.size(); ++m)
+        if (buy->cumulative_by_month[m] <= rent->cumulative_by_month[m] + 1e-9) {
+          be.month = static_cast<int>(m + 1);
+          break;
+        }
+      // Constant demand u × N: buy(u) = fixed + energy slope × u; hourly rent(u) = u × N × H × price + extras.
+      const bool hourly = std::string(rent_id) == "rent_hourly" || std::string(rent_id) == "spot";
+      if (hourly && n > 0 && hours > 0) {
+        const double price = std::string(rent_id) == "spot" ? v[kSpot] * (1 + v[kSpotOverhead]) : v[kOnDemand];
+        Model at(sc, v, 0, in.book_value_residual);
+        DemandStats idle{hours, 0, 0, 0, 0, 0, 0};
+        Costs c0 = at.running(idle);
+        at.one_off(c0);
+        const double buy_fixed = total_of(c0.lines[kBuy]);
+        const double energy_slope = at.energy(n, n * hours, hours) - at.energy(n, 0, hours);
+        std::vector<CostLine> extras;
+        at.cloud_extras(extras, hours, 1);
+        const double denominator = n * hours * price - energy_slope;
+        if (denominator > 0) {
+          const double u = (buy_fixed - total_of(extras)) / denominator;
+          if (u >= 0 && u <= 1) be.utilization = u;
+        }
+      }
+      r.break_even.push_back(be);
+    }
+  }
+  if (in.present[kMonthly] && in.present[kOnDemand] && v[kOnDemand] > 0)
+    r.hourly_vs_monthly_hours = v[kMonthly] / v[kOnDemand];
+
+  // Investments: net over the horizon and the month they pay back.
+  const double horizon_months = sc.horizon_months();
+  for (const Investment& inv : sc.investments) {
+    InvestmentResult ir;
+    ir.id = inv.id;
+    ir.upfront = inv.upfront.mid();
+    ir.cost_monthly = inv.cost_monthly.mid();
+    ir.benefit_monthly = inv.benefit_monthly.mid();
+    ir.basis = inv.basis;
+    const double gain = ir.benefit_monthly - ir.cost_monthly;
+    ir.net = gain * horizon_months - ir.upfront;
+    if (gain > 0) {
+      const int month = std::max(1, static_cast<int>(std::ceil(ir.upfront / gain - 1e-9)));
+      if (month <= std::ceil(horizon_months - 1e-9)) ir.payback_month = month;
+    }
+    r.investments.push_back(ir);
+  }
+
+  // Sensitivity: the decision margin is buy minus the best way of renting.
+  auto margin = [&](const Values& values) {
+    auto t = totals(sc, values, in.book_value_residual, b, peak, all);
+    return t[kBuy] - best_rent(t, in, sc);
+  };
+  const bool can_compare = buy && std::any_of(kRentStrategies.begin(), kRentStrategies.end(),
+                                              [&](Strategy st) { return strategy_available(st, in, sc); });
+  if (can_compare) {
+    const double step = cat.threshold("tco.sensitivity_step");
+    r.sensitivity.margin = "buy - best rent";
+    r.sensitivity.base_margin = margin(v);
+    for (int i = 0; i < kInputCount; ++i) {
+      if (!in.present[i] || v[i] == 0) continue;
+      Values lo = v, hi = v;
+      lo[i] *= 1 - step;
+      hi[i] *= 1 + step;
+      TornadoBar bar{kInputNames[i], margin(lo), margin(hi)};
+      if (std::fabs(bar.high_margin - bar.low_margin) > 1e-9) r.sensitivity.tornado.push_back(bar);  // moves nothing: left out
+    }
+    std::sort(r.sensitivity.tornado.begin(), r.sensitivity.tornado.end(), [](const TornadoBar& a, const TornadoBar& c) {
+      return std::fabs(a.high_margin - a.low_margin) > std::fabs(c.high_margin - c.low_margin);
+    });
+
+    // Monte Carlo: every input uniform in its range, the hybrid at its deterministic optimum.
+    r.sensitivity.draws = sc.mc_draws;
+    r.sensitivity.seed = sc.mc_seed;
+    MonteCarlo mc = monte_carlo(sc, in, b, peak, all, sc.mc_draws, sc.mc_seed, true);
+    auto& samples = mc.samples;
+    for (int st = 0; st < kStrategyCount; ++st) {
+      if (!strategy_available(static_cast<Strategy>(st), in, sc) || samples[st].empty()) continue;
+      auto& x = samples[st];
+      auto quantile = [&](double q) {
+        size_t k = static_cast<size_t>(q * (x.size() - 1));
+        std::nth_element(x.begin(), x.begin() + k, x.end());
+        return x[k];
+      };
+      r.sensitivity.percentiles.push_back({kStrategyIds[st], quantile(0.1), quantile(0.5), quantile(0.9)});
+    }
+    r.sensitivity.p_buy_beats_rent = sc.mc_draws > 0 ? static_cast<double>(mc.buy_wins) / sc.mc_draws : 0;
+  }
+
+  // The recommendation: the cheapest strategy, with the figures that make it so.
+  const StrategyResult* best = nullptr;
+  for (const auto& s : r.strategies)
+    if (!best || s.total < best->total) best = &s;
+  if (best) {
+    r.recommendation = best->id;
+    r.why.push_back(fmt::format("{} costs {} over {} months ({} per used GPU-hour), the least of {} strategies.",
+                                best->id, money(best->total), format_number(horizon_months, 1),
+                                format_money(best->per_used_gpu_hour, "CNY", 2), r.strategies.size()));
+    if (buy && best != buy)
+      r.why.push_back(fmt::format("Buying costs {}: {} is {} cheaper ({} less).", money(buy->total), best->id,
+                                  pct(1 - best->total / buy->total), money(buy->total - best->total)));
+    for (const StrategyResult& s : r.strategies)
+      if (&s != best && s.id != "buy" && best == buy)
+        r.why.push_back(fmt::format("{} would cost {} ({} more).", s.id, money(s.total), money(s.total - best->total)));
+    if (best->id == "hybrid")
+      r.why.push_back(fmt::format("Own {} GPUs and rent the hours above them on demand.", r.hybrid.owned_gpus));
+    r.why.push_back(fmt::format("Measured demand: {} GPU-hours, {} average utilization of {} owned GPUs.",
+                                format_number(all.gpu_hours), pct(r.average_utilization), sc.owned.gpus));
+  }
+
+  // SPEC E7's rule of thumb, as a second opinion beside the cost answer.
+  const double rent_below = cat.threshold("tco.rent_below_utilization");
+  const double buy_above = cat.threshold("tco.buy_above_utilization");
+  // Bursty: the peak stands far above the mean (e.g. 8 GPUs two days a week: 8 against 2.3).
+  const double mean = all.hours > 0 ? all.gpu_hours / all.hours : 0;
+  const bool bursty = mean > 0 && peak / mean >= cat.threshold("tco.bursty_peak_to_mean");
+  if (r.average_utilization < rent_below) r.rule_of_thumb = "rent";
+  else if (r.average_utilization >= buy_above && !bursty) r.rule_of_thumb = "buy";
+  else r.rule_of_thumb = "hybrid";
+
+  // SPEC E6: what the numbers leave out.
+  const Factors& f = sc.factors;
+  auto stated = [](const std::optional<bool>& x, const char* yes, const char* no, const char* unknown) {
+    return std::string(x ? (*x ? yes : no) : unknown);
+  };
+  r.non_financial = {
+      {"data_sovereignty", stated(f.data_sensitive, "data is sensitive: owning keeps it on premises you control",
+                                  "data is not sensitive: renting raises no sovereignty issue",
+                                  "not stated: say whether the data may leave your premises")},
+      {"compliance", stated(f.compliance_requires_onsite, "compliance requires on-site hardware: favours buying",
+                            "no on-site requirement", "not stated: check your industry's rules")},
+      {"team_skills", stated(f.team_runs_linux_cuda, "the team runs Linux + CUDA: owning is practical",
+                             "no Linux/CUDA operations skills: owning needs staff the numbers may not include",
+                             "not stated: owning needs Linux + CUDA operations")},
+      {"lock_in", stated(f.uses_cloud_only_services, "uses cloud-only services: leaving the cloud costs migration work",
+                         "no cloud-only services: easy to move", "not stated: cloud-specific services create lock-in")},
+  };
+  return r;
+}
+
+}  // namespace gpuplan::tco

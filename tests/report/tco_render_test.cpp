@@ -1,0 +1,420 @@
+// TCO renderers: the public JSON shape, the terminal table in both languages, Markdown, the
+// self-contained HTML page and its three SVG charts, on a hand-made result (not analyse()).
+#include "report/tco_render.h"
+
+#include <gtest/gtest.h>
+
+#include <set>
+#include <string>
+#include <vector>
+
+namespace gpuplan::report {
+namespace {
+
+using nlohmann::json;
+
+std::set<std::string> keys_of(const json& j) {
+  std::set<std::string> out;
+  for (const auto& [k, v] : j.items()) out.insert(k);
+  return out;
+}
+
+size_t count_of(const std::string& text, const std::string& needle) {
+  size_t n = 0;
+  for (size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, at + needle.size())) ++n;
+  return n;
+}
+
+// The lines of a terminal section, from its heading to the blank line after it.
+std::vector<std::string> section(const std::string& text, const std::string& heading) {
+  std::vector<std::string> out;
+  size_t at = text.find("\n" + heading + "\n");
+  if (at == std::string::npos) return out;
+  for (at += heading.size() + 2; at < text.size();) {
+    size_t end = text.find('\n', at);
+    std::string line = text.substr(at, end - at);
+    if (line.empty()) break;
+    out.push_back(line);
+    at = end + 1;
+  }
+  return out;
+}
+
+// A table row's cells: columns are two or more spaces apart.
+std::vector<std::string> cells(const std::string& line) {
+  std::vector<std::string> out;
+  size_t at = line.find_first_not_of(' ');
+  while (at != std::string::npos) {
+    size_t end = line.find("  ", at);
+    out.push_back(line.substr(at, end == std::string::npos ? std::string::npos : end - at));
+    at = end == std::string::npos ? end : line.find_first_not_of(' ', end);
+  }
+  return out;
+}
+
+// The cells of the first row of `heading`'s table that starts with `first_cell`.
+std::vector<std::string> row(const std::string& text, const std::string& heading, const std::string& first_cell) {
+  for (const auto& line : section(text, heading)) {
+    auto c = cells(line);
+    if (!c.empty() && c[0] == first_cell) return c;
+  }
+  return {};
+}
+
+using Cells = std::vector<std::string>;
+
+// The article's dual-A100 case (SPEC §J), 36 months:
+//   buy: ¥600,000 purchase + ¥5,000 a month to run → 600,000 + 36 × 5,000 = ¥780,000.
+//   demand: 2 GPUs × 8,760 h × 3 years × 50% = 26,280 used GPU-hours.
+//   rent_hourly at ¥12.8/GPU-h: 26,280 × 12.8 = ¥336,384 (¥9,344 a month).
+//   rent_monthly at ¥6,000/GPU-month: 2 × 36 × 6,000 = ¥432,000 (¥12,000 a month).
+//   per used GPU-hour: 780,000 / 26,280 = 29.680…, 12.80, 432,000 / 26,280 = 16.438….
+//   hourly vs monthly: 6,000 / 12.8 = 468.75 busy hours a month.
+//   hybrid: B = 0 → 336,384; B = 1 → 390,000 + 168,192 = 558,192; B = 2 → 780,000.
+//   tornado margin buy − best rent = 780,000 − 336,384 = 443,616.
+tco::TcoResult dual_a100() {
+  tco::TcoResult r;
+  r.name = "dual A100";
+  r.horizon_months = 36;
+  r.used_gpu_hours = 26280;
+  r.average_utilization = 0.5;
+  r.demand_description = "2 GPUs at 50% of 8,760 h a year";
+  tco::StrategyResult buy{"buy", 780000, 780000.0 / 26280, {{"purchase", 600000}, {"running", 180000}}, {}};
+  tco::StrategyResult hourly{"rent_hourly", 336384, 12.8, {{"on demand", 336384}}, {}};
+  tco::StrategyResult monthly{"rent_monthly", 432000, 432000.0 / 26280, {{"monthly", 432000}}, {}};
+  for (int m = 1; m <= 36; ++m) {
+    buy.cumulative_by_month.push_back(600000 + 5000.0 * m);
+    hourly.cumulative_by_month.push_back(9344.0 * m);
+    monthly.cumulative_by_month.push_back(12000.0 * m);
+  }
+  r.strategies = {buy, hourly, monthly};
+  r.break_even = {{"rent_hourly", std::nullopt, std::nullopt}, {"rent_monthly", std::nullopt, std::nullopt}};
+  r.hourly_vs_monthly_hours = 468.75;
+  r.hybrid = {0, 336384, {{0, 336384}, {1, 558192}, {2, 780000}}};
+  // Liquid cooling: 11,668 saved over 36 months against a 38,000 premium → net −26,332, never.
+  r.investments = {
+      {"liquid_cooling", 38000, 0, 11668.0 / 36, -26332, std::nullopt, {{"pue", "1.45 → 1.08"}, {"server_kw", "1.5"}}},
+      // Premium support: 16.3 h × 12,000 − 55,000 = 140,600 a year → 421,800 in 3 years.
+      {"premium_support", 0, 55000.0 / 12, 16.3 * 12000 / 12, 421800, 1, {}}};
+  r.sensitivity.margin = "buy - best rent";
+  r.sensitivity.base_margin = 443616;
+  // purchase ±20%: 443,616 ∓ 120,000; on-demand price ±20%: 780,000 − 336,384 × (0.8, 1.2).
+  r.sensitivity.tornado = {
+      {"purchase", 323616, 563616}, {"on_demand_gpu_hour", 510892.8, 376339.2}, {"electricity_kwh", 430000, 457232}};
+  r.sensitivity.draws = 10000;
+  r.sensitivity.seed = 42;
+  r.sensitivity.percentiles = {{"buy", 740000, 780000, 830000}, {"rent_hourly", 300000, 336384, 370000}};
+  r.sensitivity.p_buy_beats_rent = 0.0;
+  r.recommendation = "rent_hourly";
+  r.why = {"rent_hourly costs ¥336,384 over 36 months, 57% less than buying (¥780,000)"};
+  r.rule_of_thumb = "rent";
+  r.non_financial = {{"data sovereignty", "training data leaves the premises when rented"}};
+  return r;
+}
+
+// --- JSON -----------------------------------------------------------------------------------
+
+TEST(TcoRenderTest, JsonHasExactlyThePublicKeys) {
+  json j = tco_json(dual_a100(), Lang::kEn);
+  EXPECT_EQ(keys_of(j),
+            (std::set<std::string>{"currency", "horizon_months", "strategies", "break_even", "hybrid", "investments",
+                                   "sensitivity", "recommendation", "non_financial", "demand", "name"}));
+  EXPECT_EQ(keys_of(j["strategies"][0]),
+            (std::set<std::string>{"id", "total", "per_used_gpu_hour", "lines", "cumulative_by_month"}));
+  EXPECT_EQ(keys_of(j["strategies"][0]["lines"][0]), (std::set<std::string>{"item", "amount"}));
+  EXPECT_EQ(keys_of(j["break_even"]),
+            (std::set<std::string>{"rent_hourly", "rent_monthly", "hourly_vs_monthly_hours"}));
+  EXPECT_EQ(keys_of(j["break_even"]["rent_hourly"]), (std::set<std::string>{"month", "utilization"}));
+  EXPECT_EQ(keys_of(j["hybrid"]), (std::set<std::string>{"owned_gpus", "total", "curve"}));
+  EXPECT_EQ(keys_of(j["hybrid"]["curve"][0]), (std::set<std::string>{"owned_gpus", "total"}));
+  EXPECT_EQ(keys_of(j["investments"][0]), (std::set<std::string>{"id", "upfront", "cost_monthly", "benefit_monthly",
+                                                                 "net", "payback_month", "basis"}));
+  EXPECT_EQ(keys_of(j["sensitivity"]), (std::set<std::string>{"margin", "base_margin", "tornado", "monte_carlo"}));
+  EXPECT_EQ(keys_of(j["sensitivity"]["tornado"][0]), (std::set<std::string>{"input", "low", "high"}));
+  EXPECT_EQ(keys_of(j["sensitivity"]["monte_carlo"]),
+            (std::set<std::string>{"draws", "seed", "percentiles", "p_buy_beats_rent"}));
+  EXPECT_EQ(keys_of(j["sensitivity"]["monte_carlo"]["percentiles"]["buy"]),
+            (std::set<std::string>{"p10", "p50", "p90"}));
+  EXPECT_EQ(keys_of(j["recommendation"]), (std::set<std::string>{"strategy", "why", "rule_of_thumb"}));
+  EXPECT_EQ(keys_of(j["non_financial"][0]), (std::set<std::string>{"factor", "note"}));
+  EXPECT_EQ(keys_of(j["demand"]), (std::set<std::string>{"description", "used_gpu_hours", "average_utilization"}));
+}
+
+TEST(TcoRenderTest, JsonCarriesTheValuesUnrounded) {
+  json j = tco_json(dual_a100(), Lang::kEn);
+  EXPECT_EQ(j["currency"], "CNY");
+  EXPECT_EQ(j["horizon_months"], 36);
+  EXPECT_EQ(j["name"], "dual A100");
+  EXPECT_EQ(j["strategies"][1]["id"], "rent_hourly");
+  EXPECT_EQ(j["strategies"][1]["total"], 336384);
+  EXPECT_DOUBLE_EQ(j["strategies"][0]["per_used_gpu_hour"].get<double>(), 780000.0 / 26280);
+  EXPECT_EQ(j["strategies"][0]["lines"][0]["item"], "purchase");
+  EXPECT_EQ(j["strategies"][0]["lines"][0]["amount"], 600000);
+  ASSERT_EQ(j["strategies"][0]["cumulative_by_month"].size(), 36u);
+  EXPECT_EQ(j["strategies"][0]["cumulative_by_month"][0], 605000);
+  EXPECT_EQ(j["strategies"][0]["cumulative_by_month"][35], 780000);
+  EXPECT_TRUE(j["break_even"]["rent_hourly"]["month"].is_null());
+  EXPECT_TRUE(j["break_even"]["rent_hourly"]["utilization"].is_null());
+  EXPECT_EQ(j["break_even"]["hourly_vs_monthly_hours"], 468.75);
+  EXPECT_EQ(j["hybrid"]["owned_gpus"], 0);
+  EXPECT_EQ(j["hybrid"]["curve"][1]["total"], 558192);
+  EXPECT_EQ(j["investments"][0]["net"], -26332);
+  EXPECT_TRUE(j["investments"][0]["payback_month"].is_null());
+  EXPECT_EQ(j["investments"][0]["basis"]["server_kw"], "1.5");
+  EXPECT_EQ(j["investments"][1]["payback_month"], 1);
+  EXPECT_EQ(j["sensitivity"]["base_margin"], 443616);
+  EXPECT_EQ(j["sensitivity"]["tornado"][1]["input"], "on_demand_gpu_hour");
+  EXPECT_DOUBLE_EQ(j["sensitivity"]["tornado"][1]["low"].get<double>(), 510892.8);
+  EXPECT_EQ(j["sensitivity"]["monte_carlo"]["seed"], 42);
+  EXPECT_EQ(j["sensitivity"]["monte_carlo"]["percentiles"]["rent_hourly"]["p50"], 336384);
+  EXPECT_EQ(j["recommendation"]["strategy"], "rent_hourly");
+  EXPECT_EQ(j["recommendation"]["rule_of_thumb"], "rent");
+  EXPECT_EQ(j["demand"]["used_gpu_hours"], 26280);
+}
+
+TEST(TcoRenderTest, BreakEvenShowsTheMonthAndUtilizationWhenThereAreSome) {
+  // At ¥34.74/GPU-h renting costs 25,360.2 a month: 600,000 + 5,000 m ≤ 25,360.2 m from m = 30
+  // (600,000 / 20,360.2 = 29.47); utilization 780,000 / (52,560 × 34.74) = 0.42718 → 42.7%.
+  tco::TcoResult r = dual_a100();
+  r.break_even[0].month = 30;
+  r.break_even[0].utilization = 780000 / (52560 * 34.74);
+  json j = tco_json(r, Lang::kEn);
+  EXPECT_EQ(j["break_even"]["rent_hourly"]["month"], 30);
+  EXPECT_DOUBLE_EQ(j["break_even"]["rent_hourly"]["utilization"].get<double>(), 780000 / (52560 * 34.74));
+  const std::string table = render_tco(r, Format::kTable, Style{});
+  EXPECT_NE(table.find("rent_monthly  never within the horizon"), std::string::npos) << table;
+}
+
+TEST(TcoRenderTest, JsonFormatIsTheJsonValue) {
+  const tco::TcoResult r = dual_a100();
+  EXPECT_EQ(json::parse(render_tco(r, Format::kJson, Style{})), tco_json(r, Lang::kEn));
+}
+
+// --- Terminal table -------------------------------------------------------------------------
+
+TEST(TcoRenderTest, TableShowsTotalsTheCheapestAndTheRecommendation) {
+  const std::string out = render_tco(dual_a100(), Format::kTable, Style{});
+  EXPECT_EQ(out.rfind("Rent vs buy: dual A100 — 36 months\n", 0), 0u) << out;
+  EXPECT_NE(out.find("¥780,000"), std::string::npos);
+  EXPECT_NE(out.find("¥336,384"), std::string::npos);
+  // Two decimals for the per-GPU-hour figures only: 780,000 / 26,280 = 29.68.
+  EXPECT_NE(out.find("¥29.68"), std::string::npos);
+  EXPECT_NE(out.find("¥12.80"), std::string::npos);
+  EXPECT_EQ(row(out, "Strategies", "rent_hourly"),
+            (Cells{"rent_hourly", "Rent on demand", "¥336,384", "¥12.80", "← cheapest"}));
+  EXPECT_EQ(row(out, "Strategies", "buy"), (Cells{"buy", "Buy and run", "¥780,000", "¥29.68"}));
+  EXPECT_EQ(count_of(out, "← cheapest"), 1u);
+  EXPECT_NE(out.find("rent_hourly — Rent on demand (rule of thumb: rent)"), std::string::npos) << out;
+  EXPECT_NE(out.find("• rent_hourly costs ¥336,384 over 36 months"), std::string::npos);
+  EXPECT_EQ(out.find("\x1b["), std::string::npos);  // no colour unless asked
+}
+
+TEST(TcoRenderTest, TableShowsBreakEvenBoundaryHybridAndInvestments) {
+  const std::string out = render_tco(dual_a100(), Format::kTable, Style{});
+  EXPECT_EQ(row(out, "Break-even: buy against each rent option", "rent_hourly"),
+            (Cells{"rent_hourly", "never within the horizon", "none between 0% and 100%"}));
+  // 468.75 rounds to 469.
+  EXPECT_NE(out.find("monthly is cheaper above 469 busy hours a month"), std::string::npos);
+  EXPECT_NE(out.find("optimum: own 0 GPUs, total ¥336,384"), std::string::npos);
+  // Liquid cooling never pays back; premium support in month 1.
+  // 11,668 / 36 = 324.1 a month.
+  EXPECT_EQ(row(out, "Investments", "liquid_cooling"), (Cells{"liquid_cooling", "¥38,000", "¥0", "¥324", "-¥26,332",
+                                                              "never", "pue: 1.45 → 1.08; server_kw: 1.5"}));
+  EXPECT_EQ(row(out, "Investments", "premium_support"),
+            (Cells{"premium_support", "¥0", "¥4,583", "¥16,300", "¥421,800", "1"}));
+}
+
+TEST(TcoRenderTest, TableShowsTornadoMonteCarloAndNonFinancialFactors) {
+  const std::string out = render_tco(dual_a100(), Format::kTable, Style{});
+  EXPECT_NE(out.find("Margin: buy - best rent; base ¥443,616"), std::string::npos) << out;
+  // purchase swings 563,616 − 323,616 = 240,000, and none of the bars crosses zero.
+  EXPECT_EQ(row(out, "Sensitivity: each input ±20%", "purchase"),
+            (Cells{"purchase", "¥323,616", "¥563,616", "¥240,000"}));
+  EXPECT_EQ(out.find("flips the decision"), std::string::npos);
+  EXPECT_NE(out.find("10,000 draws, seed 42; P(buy beats rent) = 0.0%"), std::string::npos) << out;
+  EXPECT_EQ(row(out, "Monte Carlo over the catalog ranges", "rent_hourly"),
+            (Cells{"rent_hourly", "¥300,000", "¥336,384", "¥370,000"}));
+  EXPECT_EQ(row(out, "Non-financial factors", "data sovereignty"),
+            (Cells{"data sovereignty", "training data leaves the premises when rented"}));
+}
+
+TEST(TcoRenderTest, TableCutsTheTornadoToTheTopInputs) {
+  tco::TcoResult r = dual_a100();
+  for (int i = 0; i < 4; ++i) r.sensitivity.tornado.push_back({"minor_" + std::to_string(i), 440000, 447000});
+  const std::string out = render_tco(r, Format::kTable, Style{});
+  EXPECT_NE(out.find("minor_1"), std::string::npos);
+  EXPECT_EQ(out.find("minor_2"), std::string::npos);  // 7 bars, the top 5 shown
+  EXPECT_NE(out.find("2 more in --format json or html"), std::string::npos);
+  EXPECT_NE(render_tco(r, Format::kMarkdown, Style{}).find("minor_3"), std::string::npos);
+}
+
+TEST(TcoRenderTest, TableMarksABarThatFlipsTheDecision) {
+  tco::TcoResult r = dual_a100();
+  r.sensitivity.tornado.push_back({"utilization", -20000, 500000});
+  EXPECT_NE(render_tco(r, Format::kTable, Style{}).find("flips the decision"), std::string::npos);
+}
+
+TEST(TcoRenderTest, TableInChinese) {
+  const std::string out = render_tco(dual_a100(), Format::kTable, Style{Lang::kZh, false});
+  EXPECT_EQ(out.rfind("租用还是购买: dual A100 — 36 个月\n", 0), 0u) << out;
+  for (const char* heading : {"方案对比", "推荐", "盈亏平衡：购买对比各租用方案", "按量计费与包月", "投资项目",
+                              "敏感性：各输入 ±20%", "非财务因素", "按需租用", "最便宜", "不回本", "周期内不会"})
+    EXPECT_NE(out.find(heading), std::string::npos) << heading;
+  EXPECT_NE(out.find("每月忙碌超过 469 小时时包月更便宜"), std::string::npos);
+  EXPECT_NE(out.find("¥336,384"), std::string::npos);
+}
+
+TEST(TcoRenderTest, TableColoursOnlyWhenAsked) {
+  const std::string out = render_tco(dual_a100(), Format::kTable, Style{Lang::kEn, true});
+  EXPECT_NE(out.find("\x1b[1;32m¥336,384\x1b[0m"), std::string::npos);
+  // Colour codes take no width: the columns still line up.
+  EXPECT_NE(out.find("\x1b[1;32mrent_hourly\x1b[0m   "), std::string::npos) << out;
+}
+
+// --- Markdown -------------------------------------------------------------------------------
+
+TEST(TcoRenderTest, MarkdownHasHeadedSectionsAndTables) {
+  const std::string out = render_tco(dual_a100(), Format::kMarkdown, Style{});
+  EXPECT_EQ(out.rfind("# Rent vs buy: dual A100 — 36 months\n", 0), 0u);
+  for (const char* heading :
+       {"## Strategies", "## Recommendation", "## Cost lines", "## Break-even", "## Hourly vs monthly", "## Hybrid",
+        "## Investments", "## Sensitivity", "## Monte Carlo", "## Non-financial factors"})
+    EXPECT_NE(out.find(std::string("\n") + heading), std::string::npos) << heading;
+  EXPECT_NE(out.find("| Strategy | Name | Total | Per used GPU-hour |  |\n|---|---|--:|--:|---|\n"), std::string::npos)
+      << out;
+  EXPECT_NE(out.find("| **rent_hourly** | **Rent on demand** | **¥336,384** | **¥12.80** | **← cheapest** |"),
+            std::string::npos);
+  EXPECT_NE(out.find("| buy | Buy and run | ¥780,000 | ¥29.68 |  |"), std::string::npos);
+  EXPECT_NE(out.find("\n## Recommendation\n\nrent_hourly — Rent on demand (rule of thumb: rent)\n\n- rent_hourly costs "
+                     "¥336,384 over 36 months, 57% less than buying (¥780,000)\n\n## Cost lines\n\n| Strategy |"),
+            std::string::npos)
+      << out;
+  EXPECT_EQ(out.find("\n\n\n"), std::string::npos);  // one blank line between parts, never two
+  EXPECT_EQ(out.find("<svg"), std::string::npos);
+}
+
+TEST(TcoRenderTest, MarkdownEscapesPipesInCells) {
+  tco::TcoResult r = dual_a100();
+  r.non_financial = {{"lock-in", "a | b"}};
+  EXPECT_NE(render_tco(r, Format::kMarkdown, Style{}).find("| lock-in | a \\| b |"), std::string::npos);
+}
+
+// --- HTML -----------------------------------------------------------------------------------
+
+TEST(TcoRenderTest, HtmlIsOneSelfContainedPage) {
+  const std::string out = render_tco(dual_a100(), Format::kHtml, Style{});
+  EXPECT_EQ(out.rfind("<!DOCTYPE html>", 0), 0u);
+  EXPECT_NE(out.find("<html lang=\"en\">"), std::string::npos);
+  EXPECT_EQ(count_of(out, "<svg "), 3u);
+  EXPECT_EQ(out.find("<script"), std::string::npos);
+  EXPECT_EQ(out.find("<link"), std::string::npos);
+  EXPECT_EQ(out.find("url("), std::string::npos);
+  EXPECT_EQ(out.find("@import"), std::string::npos);
+  // The only URL is the SVG namespace, once per chart.
+  const std::string ns = "xmlns=\"http://www.w3.org/2000/svg\"";
+  EXPECT_EQ(count_of(out, "http://"), count_of(out, ns));
+  EXPECT_EQ(count_of(out, ns), 3u);
+  EXPECT_EQ(out.find("https://"), std::string::npos);
+  EXPECT_NE(out.find("<tr class=\"strong\"><td>rent_hourly</td>"), std::string::npos);
+  EXPECT_NE(out.find("<td class=\"num\">never</td>"), std::string::npos);
+  EXPECT_NE(out.rfind("</html>\n"), std::string::npos);
+}
+
+TEST(TcoRenderTest, HtmlEscapesText) {
+  tco::TcoResult r = dual_a100();
+  r.name = "<b>&";
+  r.why = {"\"quoted\" & 'single'"};
+  r.strategies[0].id = "<buy>";
+  const std::string out = render_tco(r, Format::kHtml, Style{});
+  EXPECT_NE(out.find("&lt;b&gt;&amp;"), std::string::npos);
+  EXPECT_EQ(out.find("<b>&"), std::string::npos);
+  EXPECT_NE(out.find("&quot;quoted&quot; &amp; &#39;single&#39;"), std::string::npos);
+  EXPECT_EQ(out.find("<buy>"), std::string::npos);  // nor in the chart legend
+  EXPECT_NE(out.find("&lt;buy&gt;"), std::string::npos);
+}
+
+TEST(TcoRenderTest, HtmlInChinese) {
+  const std::string out = render_tco(dual_a100(), Format::kHtml, Style{Lang::kZh, true});
+  EXPECT_NE(out.find("<html lang=\"zh-CN\">"), std::string::npos);
+  EXPECT_NE(out.find("<h2>方案对比</h2>"), std::string::npos);
+  EXPECT_NE(out.find("按月累计现金支出"), std::string::npos);  // the chart titles too
+  EXPECT_EQ(out.find("\x1b["), std::string::npos);             // colour is for terminals
+}
+
+// --- SVG charts ------------------------------------------------------------------------------
+
+TEST(TcoRenderTest, CumulativeChartHasOneLinePerStrategyAndALegend) {
+  const std::string svg = svg_cumulative_cost(dual_a100());
+  EXPECT_EQ(svg.rfind("<svg xmlns=\"http://www.w3.org/2000/svg\"", 0), 0u);
+  EXPECT_NE(svg.rfind("</svg>\n"), std::string::npos);
+  EXPECT_EQ(count_of(svg, "<polyline"), 3u);
+  for (const char* id : {"buy", "rent_hourly", "rent_monthly"})
+    EXPECT_NE(svg.find(std::string("class=\"legend\">") + id + "</text>"), std::string::npos) << id;
+  // y axis from ¥0 to ¥800k (the 780,000 peak rounded up to a step of 100k); x in months 0..36.
+  EXPECT_NE(svg.find(">¥0</text>"), std::string::npos);
+  EXPECT_NE(svg.find(">¥800k</text>"), std::string::npos) << svg;
+  EXPECT_NE(svg.find(">36</text>"), std::string::npos);
+  EXPECT_NE(svg.find(">month</text>"), std::string::npos);
+  EXPECT_EQ(svg.find("<script"), std::string::npos);
+}
+
+TEST(TcoRenderTest, CumulativeChartFirstPointIsMonthOne) {
+  // Plot x from 90 to 590 over months 0..36, y from 330 (¥0) to 36 (¥800k): month 1 of buy at
+  // x = 90 + 500/36 = 103.9, y = 330 − 294 × 605,000 / 800,000 = 107.7.
+  const std::string svg = svg_cumulative_cost(dual_a100());
+  EXPECT_NE(svg.find("points=\"103.9,107.7 "), std::string::npos) << svg;
+}
+
+TEST(TcoRenderTest, HybridChartMarksTheOptimum) {
+  const std::string svg = svg_hybrid_curve(dual_a100());
+  EXPECT_EQ(count_of(svg, "<polyline"), 1u);
+  EXPECT_EQ(count_of(svg, "<circle class=\"optimum\""), 1u);
+  EXPECT_NE(svg.find("optimum: B = 0, ¥336,384</text>"), std::string::npos) << svg;
+  EXPECT_NE(svg.find(">Owned GPUs (B)</text>"), std::string::npos);
+}
+
+TEST(TcoRenderTest, HybridChartMarksAnInteriorOptimumWhereItIs) {
+  tco::TcoResult r = dual_a100();
+  r.hybrid = {1, 300000, {{0, 336384}, {1, 300000}, {2, 780000}}};
+  const std::string svg = svg_hybrid_curve(r);
+  // x axis 0..2 over 90..730: B = 1 at x = 410.
+  EXPECT_NE(svg.find("<circle class=\"optimum\" cx=\"410.0\""), std::string::npos) << svg;
+  EXPECT_NE(svg.find("optimum: B = 1, ¥300,000"), std::string::npos);
+}
+
+TEST(TcoRenderTest, TornadoHasOneBarPerInputLargestFirst) {
+  const std::string svg = svg_tornado(dual_a100());
+  EXPECT_EQ(count_of(svg, "<rect"), 3u);
+  const size_t purchase = svg.find(">purchase</text>"), on_demand = svg.find(">on_demand_gpu_hour</text>"),
+               electricity = svg.find(">electricity_kwh</text>");
+  ASSERT_NE(purchase, std::string::npos);
+  ASSERT_NE(on_demand, std::string::npos);
+  ASSERT_NE(electricity, std::string::npos);
+  EXPECT_LT(purchase, on_demand);
+  EXPECT_LT(on_demand, electricity);
+  EXPECT_NE(svg.find("base ¥443,616"), std::string::npos);
+  EXPECT_NE(svg.find("0: buy = rent"), std::string::npos);
+  // on_demand_gpu_hour's −20% end is the right one: the labels say so.
+  EXPECT_NE(svg.find("purchase: −20% → ¥323,616, +20% → ¥563,616"), std::string::npos);
+}
+
+TEST(TcoRenderTest, TornadoBarSpansLowToHigh) {
+  // x axis 0..600k (6 steps of 100k) over 210..720: purchase 323,616..563,616 → x 485.1, width 204.0.
+  const std::string svg = svg_tornado(dual_a100());
+  EXPECT_NE(svg.find("<rect class=\"bar\" x=\"485.1\" y=\"70.0\" width=\"204.0\""), std::string::npos) << svg;
+}
+
+TEST(TcoRenderTest, ChartsSurviveEmptyResults) {
+  tco::TcoResult r;
+  for (const std::string& svg : {svg_cumulative_cost(r), svg_hybrid_curve(r), svg_tornado(r)}) {
+    EXPECT_EQ(svg.rfind("<svg ", 0), 0u);
+    EXPECT_EQ(svg.find("nan"), std::string::npos) << svg;
+    EXPECT_EQ(svg.find("inf"), std::string::npos) << svg;
+  }
+  EXPECT_EQ(count_of(svg_tornado(r), "<rect"), 0u);
+  const std::string table = render_tco(r, Format::kTable, Style{});
+  EXPECT_NE(table.find("not run"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace gpuplan::report
