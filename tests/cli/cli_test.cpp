@@ -481,5 +481,71 @@ TEST(CliTest, NoColorTurnsOffColourOnATerminal) {
   EXPECT_FALSE(contains(flag.out, "\x1b[")) << flag.out;
 }
 
+// --- tco -----------------------------------------------------------------------------------
+
+TEST(CliTest, TcoDualExampleRentsAndSaysWhy) {
+  CliResult r = run_gpuplan("tco " + example("tco-dual-a100.yaml") + " --format json --draws 200");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  json j = parse_json(r);
+  EXPECT_EQ(keys_of(j), (std::set<std::string>{"name", "currency", "horizon_months", "demand", "strategies", "break_even",
+                                                "hybrid", "investments", "sensitivity", "recommendation",
+                                                "non_financial"}));
+  EXPECT_EQ(j["horizon_months"], 36);
+  double rent = 0;
+  for (const auto& s : j["strategies"])
+    if (s["id"] == "rent_hourly") rent = s["total"];
+  EXPECT_NEAR(rent, 336384, 1e-6);  // 2 × 0.5 × 26,280 × 12.8
+  EXPECT_EQ(j["recommendation"]["strategy"], "rent_hourly");
+  EXPECT_EQ(j["sensitivity"]["monte_carlo"]["draws"], 200);
+}
+
+TEST(CliTest, TcoHtmlReportIsWrittenToTheOutputFile) {
+  std::string out = temp_dir() + "/tco.html";
+  CliResult r = run_gpuplan("tco " + example("tco-hybrid-nightly.yaml") + " --format html --draws 100 --output " + sh_quote(out));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::ifstream in(out);
+  std::stringstream html;
+  html << in.rdbuf();
+  EXPECT_EQ(html.str().rfind("<!DOCTYPE html>", 0), 0u);
+  EXPECT_TRUE(contains(html.str(), "<svg"));
+  EXPECT_FALSE(contains(html.str(), "<script"));
+}
+
+TEST(CliTest, HtmlIsOfferedForTcoOnly) {
+  CliResult r = run_gpuplan("quote " + example("a100-8gpu-training.yaml") + " --format html");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(contains(r.err, "--format")) << r.err;
+}
+
+TEST(CliTest, BadScenariosExit2NamingFileLineAndField) {
+  const std::string dir = temp_dir();
+  const std::string head = "owned: {gpus: 2, price: 780000, power_kw: 0}\nrent: {on_demand_gpu_hour: 12.8}\n";
+  struct Case {
+    std::string yaml;
+    std::string expected;  // in stderr
+  };
+  const std::vector<Case> cases = {
+      {"horizon: -5 months\n" + head + "demand: {utilization: 50%}\n", "s.yaml:1: horizon:"},
+      {"horizon: 36 months\n" + head + "demand: {utilization: 130%}\n", "s.yaml:4: demand.utilization:"},
+      {"horizon: 36 months\nowned: {gpus: 2, price: 780000, power_kw: 0, pue: 0.9}\nrent: {on_demand_gpu_hour: 12.8}\n"
+       "demand: {utilization: 50%}\n",
+       "s.yaml:2: owned.pue:"},
+      {"horizon: 36 months\nowned: {gpus: 2, price: 780000, power_kw: 0}\nrent: {source: x}\ndemand: {utilization: 50%}\n",
+       "s.yaml:3: rent"},
+  };
+  for (const Case& c : cases) {
+    std::string path = write_file(dir, "s.yaml", c.yaml);
+    CliResult r = run_gpuplan("tco " + sh_quote(path));
+    EXPECT_EQ(r.exit_code, 2) << c.yaml;
+    EXPECT_TRUE(contains(r.err, c.expected)) << "expected '" << c.expected << "' in: " << r.err;
+  }
+  // A demand file with a gap names the CSV's own line.
+  write_file(dir, "gap.csv", "hour,busy_gpus\n0,1\n1,1\n3,1\n");
+  std::string path = write_file(dir, "s.yaml", "horizon: 4 h\n" + head + "demand: {file: gap.csv}\n");
+  CliResult r = run_gpuplan("tco " + sh_quote(path));
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(contains(r.err, "gap.csv:4:")) << r.err;
+}
+
 }  // namespace
 }  // namespace gpuplan
