@@ -4,8 +4,10 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <fstream>
 #include <iostream>
 
@@ -24,6 +26,11 @@
 #include "report/render.h"
 #include "report/table.h"
 #include "report/tco_render.h"
+#include "report/usage_render.h"
+#include "telemetry/hourly.h"
+#include "telemetry/prometheus.h"
+#include "usage/synth.h"
+#include "usage/usage.h"
 #include "tco/scenario.h"
 #include "tco/tco.h"
 
@@ -264,6 +271,139 @@ int run_tco(const Common& common, const TcoArgs& args) {
   return kOk;
 }
 
+// --- usage -------------------------------------------------------------------------------
+
+struct UsageArgs {
+  std::vector<std::string> sources;
+  std::string prometheus, since, from, to, source_format = "auto", scenario, gpu = "a100-80gb-sxm", write_demand, output;
+  double busy_threshold = 0;
+  bool quiet = false;
+};
+
+// "2024-05-01", "2024-05-01T12:00:00" (UTC) or Unix seconds.
+std::optional<int64_t> parse_time(const std::string& s) {
+  int y = 0, mo = 0, d = 0, h = 0, mi = 0, se = 0;
+  char tail = 0;
+  if (std::sscanf(s.c_str(), "%d-%d-%dT%d:%d:%d%c", &y, &mo, &d, &h, &mi, &se, &tail) == 6 ||
+      std::sscanf(s.c_str(), "%d-%d-%d%c", &y, &mo, &d, &tail) == 3) {
+    if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || se > 60) return std::nullopt;
+    return (telemetry::days_from_civil(y, mo, d) * 24 + h) * 3600 + mi * 60 + se;
+  }
+  char* end = nullptr;
+  long long v = std::strtoll(s.c_str(), &end, 10);
+  if (!s.empty() && end && *end == 0 && v > 0) return v;
+  return std::nullopt;
+}
+
+telemetry::Progress progress_bar(bool quiet) {
+  if (quiet || !isatty(STDERR_FILENO)) return {};
+  return [](int64_t done, int64_t total) {
+    if (total > 0) std::fprintf(stderr, "\rreading: %3.0f%% (%.2f of %.2f GB)", 100.0 * done / total, done / 1e9, total / 1e9);
+    if (done >= total) std::fprintf(stderr, "\r%60s\r", "");
+  };
+}
+
+int run_usage(const Common& common, const UsageArgs& a) {
+  Context ctx;
+  int rc = kOk;
+  if (!make_context(common, ctx, rc, /*html_ok=*/true)) return rc;
+  if (a.sources.empty() == a.prometheus.empty())
+    return bad_input("usage needs log files or directories, or --prometheus URL (not both); see gpuplan usage --help");
+  if (a.busy_threshold < 0 || a.busy_threshold > 100) return bad_input("--busy-threshold: must be between 0 and 100 (%)");
+  Result<telemetry::HourlyData> data = Error{};
+  if (!a.prometheus.empty()) {
+    telemetry::PromQuery q;
+    q.url = a.prometheus;
+    const int64_t now = static_cast<int64_t>(std::time(nullptr));
+    q.to_s = now;
+    if (!a.to.empty()) {
+      auto t = parse_time(a.to);
+      if (!t) return bad_input("--to: '" + a.to + "' is not a date (2024-05-01, 2024-05-01T12:00:00 UTC, or Unix seconds)");
+      q.to_s = *t;
+    }
+    if (!a.from.empty()) {
+      auto t = parse_time(a.from);
+      if (!t) return bad_input("--from: '" + a.from + "' is not a date (2024-05-01, 2024-05-01T12:00:00 UTC, or Unix seconds)");
+      q.from_s = *t;
+    } else {
+      auto d = telemetry::parse_duration(a.since.empty() ? "90d" : a.since);
+      if (!d) return bad_input(Error{{}, 0, "--since", d.error().message});
+      q.from_s = q.to_s - *d;
+    }
+    if (q.from_s >= q.to_s) return bad_input("--from must be before --to");
+    data = telemetry::query_prometheus(q);
+  } else {
+    telemetry::SourceFormat f = telemetry::SourceFormat::kAuto;
+    if (a.source_format == "smi-csv") f = telemetry::SourceFormat::kSmiCsv;
+    else if (a.source_format == "dmon") f = telemetry::SourceFormat::kDmon;
+    else if (a.source_format == "prom") f = telemetry::SourceFormat::kPromText;
+    else if (a.source_format != "auto") return bad_input("--source-format: '" + a.source_format + "' is not one of auto, smi-csv, dmon, prom");
+    data = telemetry::read_hourly(a.sources, f, progress_bar(a.quiet));
+  }
+  if (!data) return bad_input(data.error());
+  usage::Options options;
+  options.busy_threshold_pct = a.busy_threshold;
+  options.gpu = a.gpu;
+  if (!ctx.catalog.find("gpu", a.gpu)) return bad_input("--gpu: unknown gpu '" + a.gpu + "'" + did_you_mean(a.gpu, ctx.catalog.ids_of_kind("gpu")));
+  if (!a.scenario.empty()) {
+    auto sc = tco::read_scenario(a.scenario, ctx.catalog);
+    if (!sc) return bad_input(sc.error());
+    options.scenario = *sc;
+  }
+  usage::UsageResult result = usage::analyse(*data, options, ctx.catalog);
+  if (!a.quiet && data->stats.skipped_count > 0)
+    std::cerr << "gpuplan: skipped " << data->stats.skipped_count << " malformed line(s)"
+              << (data->stats.skipped.empty() ? "" : ": " + data->stats.skipped[0].file + ":" +
+                                                         std::to_string(data->stats.skipped[0].line) + " " +
+                                                         data->stats.skipped[0].reason)
+              << "\n";
+  if (!a.write_demand.empty()) {
+    std::ofstream out(a.write_demand);
+    out << usage::demand_csv(result);
+    if (!out) return bad_input(Error{a.write_demand, 0, "--write-demand", "cannot write the demand profile"});
+  }
+  const std::string text = report::render_usage(result, ctx.format, ctx.style);
+  if (a.output.empty()) {
+    std::cout << text;
+    return kOk;
+  }
+  std::ofstream out(a.output);
+  out << text;
+  if (!out) return bad_input(Error{a.output, 0, "--output", "cannot write the report"});
+  return kOk;
+}
+
+struct SynthArgs {
+  std::string pattern = "steady", format = "smi-csv", interval = "1s", output;
+  int gpus = 8, days = 7;
+  unsigned seed = 1;
+};
+
+int run_synth(const SynthArgs& a) {
+  usage::SynthOptions o;
+  if (!usage::parse_synth_pattern(a.pattern, o.pattern))
+    return bad_input("--pattern: '" + a.pattern + "' is not one of idle, steady, nightly-peak, weekly-burst");
+  if (!usage::parse_synth_format(a.format, o.format))
+    return bad_input("--format: '" + a.format + "' is not one of smi-csv, dmon, prom, openmetrics");
+  auto interval = parse_quantity(a.interval, Dimension::kTime, "s");
+  if (!interval || *interval * 3600 < 1 - 1e-9 || std::fmod(*interval * 3600, 1) > 1e-9)
+    return bad_input("--interval: '" + a.interval + "' is not a whole number of seconds (e.g. 1s, 5s, 1min)");
+  if (a.gpus < 1 || a.gpus > 1024) return bad_input("--gpus: must be between 1 and 1,024");
+  if (a.days < 1 || a.days > 3660) return bad_input("--days: must be between 1 and 3,660");
+  o.interval_s = static_cast<int>(std::lround(*interval * 3600));
+  o.gpus = a.gpus;
+  o.days = a.days;
+  o.seed = a.seed;
+  if (a.output.empty()) {
+    usage::synthesize(o, std::cout);
+    return kOk;
+  }
+  std::ofstream out(a.output, std::ios::binary);
+  usage::synthesize(o, out);
+  if (!out) return bad_input(Error{a.output, 0, "--output", "cannot write"});
+  return kOk;
+}
+
 // --- catalog -----------------------------------------------------------------------------
 
 nlohmann::json yaml_to_json(const YAML::Node& n) {
@@ -426,6 +566,32 @@ int run(int argc, char** argv) {
   tco_cmd->footer("Examples:\n  gpuplan tco examples/tco-dual-a100.yaml\n"
                   "  gpuplan tco examples/tco-hybrid-nightly.yaml --format html --output tco.html");
 
+  UsageArgs ua;
+  auto* usage_cmd = app.add_subcommand("usage", "Utilization history → hour-by-day heatmap → rent, buy or hybrid, with costs");
+  usage_cmd->add_option("sources", ua.sources, "nvidia-smi CSV or dmon logs, Prometheus scrape files or directories (.gz read transparently)");
+  usage_cmd->add_option("--prometheus", ua.prometheus, "Ask a Prometheus server (hourly means computed there)")->type_name("URL");
+  usage_cmd->add_option("--since", ua.since, "With --prometheus: how far back (default 90d)");
+  usage_cmd->add_option("--from", ua.from, "With --prometheus: start (2024-05-01, 2024-05-01T12:00:00 UTC, Unix seconds)");
+  usage_cmd->add_option("--to", ua.to, "With --prometheus: end (default now)");
+  usage_cmd->add_option("--source-format", ua.source_format, "auto, smi-csv, dmon or prom (default auto)");
+  usage_cmd->add_option("--busy-threshold", ua.busy_threshold, "Hourly utilization % at which a GPU counts as busy (default from the catalog)");
+  usage_cmd->add_option("--scenario", ua.scenario, "A tco scenario whose prices cost the measured profile (default: catalog prices)")->type_name("FILE");
+  usage_cmd->add_option("--gpu", ua.gpu, "GPU model owned when the catalog prices the answer (default a100-80gb-sxm)");
+  usage_cmd->add_option("--write-demand", ua.write_demand, "Write busy GPUs per hour as CSV for gpuplan tco")->type_name("FILE");
+  usage_cmd->add_option("--output", ua.output, "Write the report to FILE")->type_name("FILE");
+  usage_cmd->add_flag("--quiet", ua.quiet, "No progress bar or notes on standard error");
+  usage_cmd->footer("Examples:\n  gpuplan usage gpu-*.csv.gz\n  gpuplan usage --prometheus http://127.0.0.1:9090 --since 90d --format html --output usage.html\n"
+                    "  gpuplan usage synth --pattern nightly-peak --gpus 8 --days 14 > nightly.csv");
+  SynthArgs sa;
+  auto* synth = usage_cmd->add_subcommand("synth", "Write synthetic GPU telemetry (for tests and benchmarks)");
+  synth->add_option("--pattern", sa.pattern, "idle, steady, nightly-peak or weekly-burst");
+  synth->add_option("--gpus", sa.gpus, "GPUs (default 8)");
+  synth->add_option("--days", sa.days, "Days (default 7), starting Monday 2024-04-29 00:00");
+  synth->add_option("--interval", sa.interval, "Sample interval (default 1s)");
+  synth->add_option("--format", sa.format, "smi-csv, dmon, prom or openmetrics");
+  synth->add_option("--seed", sa.seed, "Seed (default 1)");
+  synth->add_option("--output", sa.output, "Write to FILE instead of standard output")->type_name("FILE");
+
   auto* cat = app.add_subcommand("catalog", "List, show and check the price and rule catalog");
   cat->require_subcommand(1);
   std::string list_kind, show_id, check_dir;
@@ -438,7 +604,7 @@ int run(int argc, char** argv) {
   cat->footer("Examples:\n  gpuplan catalog list gpu\n  gpuplan catalog show a100-80gb-sxm --format json\n"
               "  gpuplan catalog check my-prices/");
 
-  for (CLI::App* sub : {quote, recommend, audit, tco_cmd, cat, list, show, check}) sub->fallthrough();
+  for (CLI::App* sub : {quote, recommend, audit, tco_cmd, usage_cmd, cat, list, show, check}) sub->fallthrough();
 
   try {
     app.parse(argc, argv);
@@ -456,6 +622,8 @@ int run(int argc, char** argv) {
   if (*recommend) return run_recommend(common, ra);
   if (*audit) return run_audit(common, audit_file);
   if (*tco_cmd) return run_tco(common, ta);
+  if (*synth) return run_synth(sa);
+  if (*usage_cmd) return run_usage(common, ua);
   if (*list) return run_catalog_list(common, list_kind);
   if (*show) return run_catalog_show(common, show_id);
   if (*check) return run_catalog_check(common, check_dir);

@@ -28,6 +28,8 @@ struct Finding {
   std::string message_key() const { return variant.empty() ? id : id + "/" + variant; }
 };
 
+Finding make_finding(std::string id, Severity severity, std::string variant, std::string source);
+
 bool any_fail(const std::vector<Finding>& findings);
 
 }  // namespace gpuplan

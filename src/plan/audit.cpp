@@ -91,15 +91,6 @@ std::optional<Range> catalog_unit_price(const Entry& e, bool monthly) {
   return std::nullopt;
 }
 
-Finding make(const std::string& id, Severity s, std::string variant, std::string source) {
-  Finding f;
-  f.id = id;
-  f.severity = s;
-  f.variant = std::move(variant);
-  f.source = std::move(source);
-  return f;
-}
-
 }  // namespace
 
 const std::vector<std::string>& required_contract_fields() { return kContractFields; }
@@ -141,14 +132,14 @@ AuditResult audit_quote(const VendorQuote& q, const Catalog& cat) {
     (line.monthly ? a.total_monthly : a.total_once) += total;
     const std::string where = q.file + ":" + std::to_string(line.line);
     if (line.from_price) {
-      Finding f = make("audit.price_from", Severity::kWarn, "", "SPEC D; [S0 §5]");
+      Finding f = make_finding("audit.price_from", Severity::kWarn, "", "SPEC D; [S0 §5]");
       f.fact("item", line.item).fact("unit_price", format_money_range(line.unit_price, "CNY")).fact("at", where);
       a.findings.push_back(f);
     }
     const Entry* part = line.part.empty() ? nullptr : cat.find(line.part);
     std::optional<Range> expected = part ? catalog_unit_price(*part, line.monthly) : std::nullopt;
     if (!expected) {
-      Finding f = make("audit.unpriced_part", Severity::kInfo, "", "SPEC D");
+      Finding f = make_finding("audit.unpriced_part", Severity::kInfo, "", "SPEC D");
       f.fact("item", line.item).fact("unit_price", format_money_range(line.unit_price, "CNY")).fact("at", where);
       a.findings.push_back(f);
       continue;
@@ -157,7 +148,7 @@ AuditResult audit_quote(const VendorQuote& q, const Catalog& cat) {
     if (line.unit_price.low > expected->high * (1 + tolerance)) variant = "above";
     else if (line.unit_price.high < expected->low * (1 - tolerance)) variant = "below";
     if (variant.empty()) continue;
-    Finding f = make("audit.line_range", variant == "above" ? Severity::kFail : Severity::kWarn, variant, "SPEC D; catalog " + part->id);
+    Finding f = make_finding("audit.line_range", variant == "above" ? Severity::kFail : Severity::kWarn, variant, "SPEC D; catalog " + part->id);
     f.fact("item", line.item).fact("unit_price", format_money_range(line.unit_price, "CNY"))
         .fact("range", format_money_range(*expected, "CNY")).fact("part", part->id)
         .fact("source", part->source + ", " + part->as_of).fact("tolerance", format_number(tolerance * 100) + "%").fact("at", where);
@@ -168,8 +159,8 @@ AuditResult audit_quote(const VendorQuote& q, const Catalog& cat) {
   auto band = [&](const char* id, const Range& per_gpu, const char* threshold, const char* unit) {
     Range b = cat.threshold_range(threshold);
     Finding f;
-    if (per_gpu.low > b.high) f = make(id, Severity::kWarn, "above", "SPEC A3; [S0 §3.2]");
-    else if (per_gpu.high < b.low) f = make(id, Severity::kInfo, "below", "SPEC A3; [S0 §3.2]");
+    if (per_gpu.low > b.high) f = make_finding(id, Severity::kWarn, "above", "SPEC A3; [S0 §3.2]");
+    else if (per_gpu.high < b.low) f = make_finding(id, Severity::kInfo, "below", "SPEC A3; [S0 §3.2]");
     else return;
     f.fact("per_gpu", format_money_range(per_gpu, "CNY") + unit).fact("band", format_money_range(b, "CNY") + unit);
     a.findings.push_back(f);
@@ -185,11 +176,11 @@ AuditResult audit_quote(const VendorQuote& q, const Catalog& cat) {
 
   for (const VendorLicence& l : q.licences) {
     if (!l.version) {
-      Finding f = make("audit.licence", Severity::kFail, "no_version", "SPEC D; [S1 §3]");
+      Finding f = make_finding("audit.licence", Severity::kFail, "no_version", "SPEC D; [S1 §3]");
       f.fact("name", l.name);
       a.findings.push_back(f);
     } else if (l.modules.empty()) {
-      Finding f = make("audit.licence", Severity::kWarn, "no_modules", "SPEC D; [S1 §3]");
+      Finding f = make_finding("audit.licence", Severity::kWarn, "no_modules", "SPEC D; [S1 §3]");
       f.fact("name", l.name).fact("version", *l.version);
       a.findings.push_back(f);
     }
@@ -203,7 +194,7 @@ AuditResult audit_quote(const VendorQuote& q, const Catalog& cat) {
   need(q.mttr_h.has_value(), "MTTR");
   need(q.penalty.has_value(), "penalty");
   if (!missing_terms.empty()) {
-    Finding f = make("audit.service_terms", Severity::kFail, "", "SPEC D; [S1 §3]");
+    Finding f = make_finding("audit.service_terms", Severity::kFail, "", "SPEC D; [S1 §3]");
     f.fact("missing", missing_terms);
     a.findings.push_back(f);
   }
@@ -213,14 +204,14 @@ AuditResult audit_quote(const VendorQuote& q, const Catalog& cat) {
     if (std::find(q.hidden_costs_covered.begin(), q.hidden_costs_covered.end(), h->id) == q.hidden_costs_covered.end())
       missing_hidden += (missing_hidden.empty() ? "" : ", ") + h->name;
   if (!missing_hidden.empty()) {
-    Finding f = make("audit.hidden_costs", Severity::kWarn, "", "SPEC A4; [S0 §3.5]");
+    Finding f = make_finding("audit.hidden_costs", Severity::kWarn, "", "SPEC A4; [S0 §3.5]");
     f.fact("missing", missing_hidden);
     a.findings.push_back(f);
   }
 
   for (const std::string& field : kContractFields) {
     bool written = std::any_of(q.contract.begin(), q.contract.end(), [&](const auto& kv) { return kv.first == field; });
-    if (!written) a.findings.push_back(make("contract." + field, Severity::kFail, "", "SPEC D; [S1 §5], [S0 §3.3]"));
+    if (!written) a.findings.push_back(make_finding("contract." + field, Severity::kFail, "", "SPEC D; [S1 §5], [S0 §3.3]"));
   }
   std::stable_sort(a.findings.begin(), a.findings.end(), [](const Finding& x, const Finding& y) { return x.severity > y.severity; });
   return a;

@@ -16,15 +16,6 @@ namespace {
 using catalog::Catalog;
 using catalog::Entry;
 
-Finding make(const char* id, Severity s, std::string variant, std::string source) {
-  Finding f;
-  f.id = id;
-  f.severity = s;
-  f.variant = std::move(variant);
-  f.source = std::move(source);
-  return f;
-}
-
 std::string watts(double w) { return format_watts(w); }
 std::string cny(const Range& r) { return format_money_range(r, "CNY"); }
 bool is_training(Task t) { return t == Task::kFinetune || t == Task::kTrain || t == Task::kPretrain; }
@@ -37,8 +28,8 @@ void check_power_rack(const Quote& q, const Catalog& cat, std::vector<Finding>& 
   const double load = q.power.total_w() * q.config.servers_per_rack;
   const char* source = "SPEC B1; [S0 §3.3]; rack.continuous_fraction";
   Finding f;
-  if (load > capacity) f = make("power.rack", Severity::kFail, "over", source);
-  else if (load > capacity * fraction) f = make("power.rack", Severity::kWarn, "near", source);
+  if (load > capacity) f = make_finding("power.rack", Severity::kFail, "over", source);
+  else if (load > capacity * fraction) f = make_finding("power.rack", Severity::kWarn, "near", source);
   else return;
   f.fact("load", watts(load))
       .fact("servers", std::to_string(q.config.servers_per_rack))
@@ -61,8 +52,8 @@ void check_power_psu(const Quote& q, const Catalog& cat, std::vector<Finding>& o
   const double redundant_ok = (cooling.number("psu_count") - cooling.number("psu_redundant")) * psu_w;
   const double load = q.power.total_w();
   Finding f;
-  if (load > total) f = make("power.psu", Severity::kFail, "over", "SPEC B1; vendor PSU data");
-  else if (load > redundant_ok) f = make("power.psu", Severity::kWarn, "no_redundancy", "SPEC B1; vendor PSU data");
+  if (load > total) f = make_finding("power.psu", Severity::kFail, "over", "SPEC B1; vendor PSU data");
+  else if (load > redundant_ok) f = make_finding("power.psu", Severity::kWarn, "no_redundancy", "SPEC B1; vendor PSU data");
   else return;
   f.fact("load", watts(load))
       .fact("psus", format_number(cooling.number("psu_count")) + " × " + watts(psu_w))
@@ -95,7 +86,7 @@ void check_pcie_lanes(const Quote& q, const Catalog& cat, std::vector<Finding>& 
   }
   const double needed = gpu_lanes + nvme_lanes + nic_lanes;
   if (needed <= available) return;
-  Finding f = make("pcie.lanes", Severity::kFail, "", "SPEC B2; [S1 §2] (lane counts corrected, SPEC §J); CPU data sheet");
+  Finding f = make_finding("pcie.lanes", Severity::kFail, "", "SPEC B2; [S1 §2] (lane counts corrected, SPEC §J); CPU data sheet");
   f.fact("needed", format_number(needed))
       .fact("available", format_number(available))
       .fact("gpu_lanes", format_number(gpu_lanes))
@@ -113,14 +104,14 @@ void check_pcie_slot(const Quote& q, const Catalog& cat, std::vector<Finding>& o
   const Entry& gpu = *cat.find("gpu", c.gpu);
   const char* source = "SPEC B2; [S1 §2, §5 #2]";
   if (gpu.text("form_factor") != platform.text("gpu_form_factor")) {
-    Finding f = make("pcie.slot", Severity::kFail, "form_factor", source);
+    Finding f = make_finding("pcie.slot", Severity::kFail, "form_factor", source);
     f.fact("gpu", gpu.name).fact("gpu_form", gpu.text("form_factor")).fact("platform", platform.name)
         .fact("platform_form", platform.text("gpu_form_factor"));
     out.push_back(f);
     return;
   }
   if (c.gpus > platform.number("max_gpus")) {
-    Finding f = make("pcie.slot", Severity::kFail, "count", source);
+    Finding f = make_finding("pcie.slot", Severity::kFail, "count", source);
     f.fact("gpus", std::to_string(c.gpus)).fact("platform", platform.name).fact("max", format_number(platform.number("max_gpus")));
     out.push_back(f);
     return;
@@ -128,13 +119,13 @@ void check_pcie_slot(const Quote& q, const Catalog& cat, std::vector<Finding>& o
   // SXM boards reach the CPU through the switches they were designed with; only card slots are judged.
   const int direct = static_cast<int>(platform.number("cpu_direct_x16_slots"));
   if (gpu.text("form_factor") == "pcie" && c.gpus > direct) {
-    Finding f = make("pcie.slot", Severity::kWarn, "switched", source);
+    Finding f = make_finding("pcie.slot", Severity::kWarn, "switched", source);
     f.fact("gpus", std::to_string(c.gpus)).fact("direct", std::to_string(direct))
         .fact("switched", std::to_string(c.gpus - direct)).fact("platform", platform.name);
     out.push_back(f);
   }
   if (gpu.number("pcie_gen") > platform.number("pcie_gen")) {
-    Finding f = make("pcie.slot", Severity::kWarn, "generation", source);
+    Finding f = make_finding("pcie.slot", Severity::kWarn, "generation", source);
     f.fact("gpu", gpu.name).fact("gpu_gen", format_number(gpu.number("pcie_gen")))
         .fact("platform_gen", format_number(platform.number("pcie_gen")));
     out.push_back(f);
@@ -147,7 +138,7 @@ void check_memory(const Quote& q, const Catalog& cat, std::vector<Finding>& out)
   const double gb = c.memory.count * cat.find("memory", c.memory.part)->number("size_gb");
   const double min_gb = cat.threshold("memory.min_gb");
   if (gb >= min_gb) return;
-  Finding f = make("memory.min", is_training(c.task) ? Severity::kWarn : Severity::kInfo, "", "SPEC B3; [S0 §2.2]");
+  Finding f = make_finding("memory.min", is_training(c.task) ? Severity::kWarn : Severity::kInfo, "", "SPEC B3; [S0 §2.2]");
   f.fact("memory", format_number(gb) + " GB").fact("min", format_number(min_gb) + " GB").fact("task", task_name(c.task));
   out.push_back(f);
 }
@@ -166,15 +157,15 @@ void check_network_rdma(const Quote& q, const Catalog& cat, std::vector<Finding>
     if (nic.text("protocol") == "infiniband") ib_cost += nic.range("buy") * n.count;
   }
   if (c.nodes > 1 && !has_rdma(c, cat)) {
-    Finding f = make("network.rdma", Severity::kFail, "missing", source);
+    Finding f = make_finding("network.rdma", Severity::kFail, "missing", source);
     f.fact("nodes", std::to_string(c.nodes));
     out.push_back(f);
   } else if (c.nodes > 1 && ib_cost.high > 0 && !c.network_switch) {
-    Finding f = make("network.rdma", Severity::kWarn, "no_switch", source);
+    Finding f = make_finding("network.rdma", Severity::kWarn, "no_switch", source);
     f.fact("nodes", std::to_string(c.nodes));
     out.push_back(f);
   } else if (c.nodes == 1 && ib_cost.high > 0) {
-    Finding f = make("network.rdma", Severity::kInfo, "unneeded", source);
+    Finding f = make_finding("network.rdma", Severity::kInfo, "unneeded", source);
     f.fact("cost", cny(ib_cost));
     out.push_back(f);
   }
@@ -186,11 +177,11 @@ void check_network_nvlink(const Quote& q, const Catalog& cat, std::vector<Findin
   const std::string link = cat.find("platform", c.platform)->text("interconnect");
   const char* source = "SPEC B4; [S0 §3.4]";
   if (c.gpus > 1 && is_training(c.task) && link == "pcie") {
-    Finding f = make("network.nvlink", Severity::kWarn, "missing", source);
+    Finding f = make_finding("network.nvlink", Severity::kWarn, "missing", source);
     f.fact("gpus", std::to_string(c.gpus)).fact("task", task_name(c.task));
     out.push_back(f);
   } else if ((c.gpus == 1 || c.task == Task::kInference) && link != "pcie") {
-    Finding f = make("network.nvlink", Severity::kInfo, "unneeded", source);
+    Finding f = make_finding("network.nvlink", Severity::kInfo, "unneeded", source);
     f.fact("gpus", std::to_string(c.gpus)).fact("task", task_name(c.task)).fact("interconnect", link);
     out.push_back(f);
   }
@@ -199,7 +190,7 @@ void check_network_nvlink(const Quote& q, const Catalog& cat, std::vector<Findin
 // A2: metered public traffic is the classic trap (tens of GB of weights per download).
 void check_public_bandwidth(const Quote& q, const Catalog&, std::vector<Finding>& out) {
   if (q.config.public_bandwidth != "metered") return;
-  out.push_back(make("network.public", Severity::kWarn, "metered", "SPEC A2; [S0 §2.3]"));
+  out.push_back(make_finding("network.public", Severity::kWarn, "metered", "SPEC A2; [S0 §2.3]"));
 }
 
 // B5: air cooling in a hot room throttles.
@@ -208,7 +199,7 @@ void check_cooling(const Quote& q, const Catalog& cat, std::vector<Finding>& out
   if (!c.room_temp_c || cat.find("cooling", c.cooling)->text("method") != "air") return;
   const double hot = cat.threshold("cooling.hot_room_c");
   if (*c.room_temp_c < hot) return;
-  Finding f = make("cooling.air", Severity::kWarn, "", "SPEC B5; [S1 §2]; ASHRAE class A2");
+  Finding f = make_finding("cooling.air", Severity::kWarn, "", "SPEC B5; [S1 §2]; ASHRAE class A2");
   f.fact("room", format_number(*c.room_temp_c, 1) + " °C").fact("limit", format_number(hot) + " °C")
       .fact("throttle", format_number(cat.threshold("cooling.air_throttle_pct")) + "%");
   out.push_back(f);
@@ -221,7 +212,7 @@ void check_software(const Quote& q, const Catalog& cat, std::vector<Finding>& ou
   const SoftwareVersions& s = q.config.software;
   const char* source = "SPEC B6; [S0 §3.4]";
   if (!s.any()) {
-    out.push_back(make("software.matrix", Severity::kInfo, "unspecified", source));
+    out.push_back(make_finding("software.matrix", Severity::kInfo, "unspecified", source));
     return;
   }
   auto given = [&](const std::string& component) -> const std::optional<std::string>& {
@@ -237,7 +228,7 @@ void check_software(const Quote& q, const Catalog& cat, std::vector<Finding>& ou
     if (!version) continue;
     const std::string as_of = row->as_of;
     if (row->has("min_version") && compare_versions(*version, row->text("min_version")) < 0) {
-      Finding f = make("software.matrix", component == "driver" ? Severity::kFail : Severity::kWarn, "below_min", source);
+      Finding f = make_finding("software.matrix", component == "driver" ? Severity::kFail : Severity::kWarn, "below_min", source);
       f.fact("component", component).fact("version", *version).fact("min", row->text("min_version")).fact("as_of", as_of);
       out.push_back(f);
     }
@@ -247,7 +238,7 @@ void check_software(const Quote& q, const Catalog& cat, std::vector<Finding>& ou
       if (!listed) {
         std::string joined;
         for (const auto& a : allowed) joined += (joined.empty() ? "" : ", ") + a;
-        Finding f = make("software.matrix", Severity::kWarn, "not_listed", source);
+        Finding f = make_finding("software.matrix", Severity::kWarn, "not_listed", source);
         f.fact("component", component).fact("version", *version).fact("allowed", joined).fact("as_of", as_of);
         out.push_back(f);
       }
@@ -255,7 +246,7 @@ void check_software(const Quote& q, const Catalog& cat, std::vector<Finding>& ou
   }
   // CUDA 12.x needs a 525-series driver or later.
   if (s.cuda && s.driver && major_of(*s.cuda) >= 12 && major_of(*s.driver) < 525) {
-    Finding f = make("software.matrix", Severity::kFail, "cuda_driver", source);
+    Finding f = make_finding("software.matrix", Severity::kFail, "cuda_driver", source);
     f.fact("cuda", *s.cuda).fact("driver", *s.driver);
     out.push_back(f);
   }
@@ -264,8 +255,8 @@ void check_software(const Quote& q, const Catalog& cat, std::vector<Finding>& ou
 void check_band(const char* id, const Range& per_gpu, const Range& band, const char* unit, std::vector<Finding>& out) {
   const char* source = "SPEC A3; [S0 §3.2]";
   Finding f;
-  if (per_gpu.low > band.high) f = make(id, Severity::kWarn, "above", source);
-  else if (per_gpu.high < band.low) f = make(id, Severity::kInfo, "below", source);
+  if (per_gpu.low > band.high) f = make_finding(id, Severity::kWarn, "above", source);
+  else if (per_gpu.high < band.low) f = make_finding(id, Severity::kInfo, "below", source);
   else return;
   f.fact("per_gpu", cny(per_gpu) + unit).fact("band", cny(band) + unit);
   out.push_back(f);
@@ -284,7 +275,7 @@ void check_band_buy(const Quote& q, const Catalog& cat, std::vector<Finding>& ou
 // A2: the component build-up of one node against the whole-server market range.
 void check_market(const Quote& q, const Catalog& cat, std::vector<Finding>& out) {
   if (!q.market) {
-    Finding f = make("market.range", Severity::kWarn, "unknown", "SPEC A2; [S0 §2.1]");
+    Finding f = make_finding("market.range", Severity::kWarn, "unknown", "SPEC A2; [S0 §2.1]");
     f.fact("gpu", q.config.gpu).fact("gpus", std::to_string(q.config.gpus));
     out.push_back(f);
     return;
@@ -292,7 +283,7 @@ void check_market(const Quote& q, const Catalog& cat, std::vector<Finding>& out)
   const double tolerance = cat.threshold("market.tolerance");
   const Range widened{q.market->buy.low * (1 - tolerance), q.market->buy.high * (1 + tolerance)};
   if (q.node_hardware_buy.overlaps(widened)) return;
-  Finding f = make("market.range", Severity::kWarn, q.node_hardware_buy.low > widened.high ? "above" : "below", "SPEC A2, §J; [S0 §1, §2.1]");
+  Finding f = make_finding("market.range", Severity::kWarn, q.node_hardware_buy.low > widened.high ? "above" : "below", "SPEC A2, §J; [S0 §1, §2.1]");
   f.fact("build_up", cny(q.node_hardware_buy)).fact("market", cny(q.market->buy))
       .fact("market_gpus", std::to_string(q.market->gpus)).fact("tolerance", format_number(tolerance * 100) + "%");
   out.push_back(f);
@@ -303,15 +294,15 @@ void check_future(const Quote& q, const Catalog& cat, std::vector<Finding>& out)
   const Entry& platform = *cat.find("platform", q.config.platform);
   const char* source = "SPEC B7; [S1 §6]";
   if (platform.number("pcie_gen") < 5) {
-    Finding f = make("future.pcie5", Severity::kInfo, "", source);
+    Finding f = make_finding("future.pcie5", Severity::kInfo, "", source);
     if (const Entry* up = cat.find("upgrade", "pcie5-ready-platform")) f.fact("cost", cny(up->range("delta")));
     else f.fact("cost", "—");
     out.push_back(f);
   }
-  if (q.config.gpus > 1 && platform.text("interconnect") == "pcie") out.push_back(make("future.nvlink", Severity::kInfo, "", source));
+  if (q.config.gpus > 1 && platform.text("interconnect") == "pcie") out.push_back(make_finding("future.nvlink", Severity::kInfo, "", source));
   if (!platform.flag("liquid_ready") && cat.find("cooling", q.config.cooling)->text("method") == "air")
-    out.push_back(make("future.liquid", Severity::kInfo, "", source));
-  if (!platform.flag("tpm2")) out.push_back(make("future.tpm", Severity::kInfo, "", source));
+    out.push_back(make_finding("future.liquid", Severity::kInfo, "", source));
+  if (!platform.flag("tpm2")) out.push_back(make_finding("future.tpm", Severity::kInfo, "", source));
 }
 
 const std::vector<Rule> kRules = {

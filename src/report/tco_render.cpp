@@ -5,10 +5,10 @@
 #include <algorithm>
 #include <cmath>
 #include <initializer_list>
-#include <limits>
 #include <optional>
 
 #include "core/money.h"
+#include "report/document.h"
 #include "report/table.h"
 
 namespace gpuplan::report {
@@ -32,26 +32,8 @@ std::string with(std::string text, std::initializer_list<std::pair<std::string_v
   return text;
 }
 
-std::string percent(double share) {
-  return format_number(share * 100, 1) + "%";
-}
-
 std::string whole_or_one_decimal(double v) {
   return format_number(v, v == std::floor(v) ? 0 : 1);
-}
-
-// "Rent on demand" for "rent_hourly"; an id without words is shown as it is.
-std::string strategy_name(const std::string& id, Lang lang) {
-  const std::string key = "tco_s_" + id;
-  std::string name = ui(key, lang);
-  return name == key ? id : name;
-}
-
-std::optional<double> cheapest_total(const TcoResult& r) {
-  std::optional<double> best;
-  for (const auto& s : r.strategies)
-    if (!best || s.total < *best) best = s.total;
-  return best;
 }
 
 // The margin's sign is the decision, so a bar with an end on the other side of zero from the
@@ -67,50 +49,14 @@ std::string join_basis(const std::vector<std::pair<std::string, std::string>>& b
   return out;
 }
 
-// ---- One report, three text formats --------------------------------------------------------
-// The sections are built once as data, then written as a terminal table, Markdown or HTML.
-
-struct Line {
-  std::string text;
-  bool bullet = false;
-};
-
-struct Block {
-  std::string heading;
-  std::vector<Line> lines;
-  std::vector<std::string> columns;     // empty: no table
-  std::vector<TextTable::Align> align;  // missing: left
-  std::vector<std::vector<std::string>> rows;
-  std::vector<bool> strong;  // per row: the cheapest strategy
-  size_t terminal_rows = std::numeric_limits<size_t>::max();
-  std::string terminal_more;  // said under a table the terminal cut short
-  std::string svg;            // HTML only
-
-  bool right(size_t column) const { return column < align.size() && align[column] == TextTable::Align::kRight; }
-};
-
-struct Report {
-  std::string title;
-  std::string subtitle;
-  std::vector<Block> blocks;
-};
+// The sections, built once as a Report (report/document.h) and written in each text format.
 
 using A = TextTable::Align;
 
 Block strategies_block(const TcoResult& r, Lang lang) {
   Block b;
   b.heading = ui("tco_strategies", lang);
-  b.columns = {ui("tco_strategy", lang), ui("tco_strategy_name", lang), ui("total", lang),
-               ui("tco_per_used_gpu_hour", lang), ""};
-  b.align = {A::kLeft, A::kLeft, A::kRight, A::kRight, A::kLeft};
-  const std::optional<double> best = cheapest_total(r);
-  for (const auto& s : r.strategies) {
-    const bool cheapest = best && s.total == *best;
-    b.rows.push_back({s.id, strategy_name(s.id, lang), format_money(s.total, r.currency),
-                      format_money(s.per_used_gpu_hour, r.currency, 2),
-                      cheapest ? "← " + ui("tco_cheapest", lang) : ""});
-    b.strong.push_back(cheapest);
-  }
+  add_strategy_table(b, r, lang);
   b.svg = svg_cumulative_cost(r, lang);
   return b;
 }
@@ -144,7 +90,7 @@ Block break_even_block(const TcoResult& r, Lang lang) {
   b.align = {A::kLeft, A::kRight, A::kRight};
   for (const auto& e : r.break_even)
     b.rows.push_back({e.against, e.month ? std::to_string(*e.month) : ui("tco_never_in_horizon", lang),
-                      e.utilization ? percent(*e.utilization) : ui("tco_no_utilization", lang)});
+                      e.utilization ? format_percent(*e.utilization * 100) : ui("tco_no_utilization", lang)});
   if (r.break_even.empty()) b.lines.push_back({ui("tco_none", lang)});
   return b;
 }
@@ -218,7 +164,7 @@ Block monte_carlo_block(const TcoResult& r, Lang lang) {
   }
   b.lines.push_back(
       {with(ui("tco_draws", lang), {{"draws", format_number(s.draws)}, {"seed", std::to_string(s.seed)}}) + "; " +
-       ui("tco_p_buy_beats_rent", lang) + " = " + percent(s.p_buy_beats_rent)});
+       ui("tco_p_buy_beats_rent", lang) + " = " + format_percent(s.p_buy_beats_rent * 100)});
   b.columns = {ui("tco_strategy", lang), "P10", "P50", "P90"};
   b.align = {A::kLeft, A::kRight, A::kRight, A::kRight};
   for (const auto& p : s.percentiles)
@@ -243,118 +189,14 @@ Report build_report(const TcoResult& r, Lang lang) {
   Report out;
   out.title = ui("tco_title", lang) + (r.name.empty() ? "" : ": " + r.name) + " — " +
               with(ui("tco_months", lang), {{"n", whole_or_one_decimal(r.horizon_months)}});
-  out.subtitle = ui("tco_demand", lang) + ": " + (r.demand_description.empty() ? "" : r.demand_description + " · ") +
-                 ui("tco_used_gpu_hours", lang) + " " + format_number(r.used_gpu_hours) + " · " +
-                 ui("tco_average_utilization", lang) + " " + percent(r.average_utilization);
+  out.subtitle = {ui("tco_demand", lang) + ": " + (r.demand_description.empty() ? "" : r.demand_description + " · ") +
+                  ui("tco_used_gpu_hours", lang) + " " + format_number(r.used_gpu_hours) + " · " +
+                  ui("tco_average_utilization", lang) + " " + format_percent(r.average_utilization * 100)};
   out.blocks = {strategies_block(r, lang),   recommendation_block(r, lang),    cost_lines_block(r, lang),
                 break_even_block(r, lang),   hourly_vs_monthly_block(r, lang), hybrid_block(r, lang),
                 investments_block(r, lang),  tornado_block(r, lang),           monte_carlo_block(r, lang),
                 non_financial_block(r, lang)};
   return out;
-}
-
-std::string terminal_text(const Report& report, const Style& style) {
-  auto bold = [&](const std::string& s) { return style.colour ? "\x1b[1m" + s + "\x1b[0m" : s; };
-  auto green = [&](const std::string& s) { return style.colour && !s.empty() ? "\x1b[1;32m" + s + "\x1b[0m" : s; };
-  std::string out = bold(report.title) + "\n" + report.subtitle + "\n";
-  for (const Block& b : report.blocks) {
-    out += "\n" + bold(b.heading) + "\n";
-    for (const Line& l : b.lines) out += "  " + std::string(l.bullet ? "• " : "") + l.text + "\n";
-    if (b.columns.empty()) continue;
-    TextTable t(b.columns, b.align);
-    for (size_t i = 0; i < b.rows.size() && i < b.terminal_rows; ++i) {
-      std::vector<std::string> row = b.rows[i];
-      if (i < b.strong.size() && b.strong[i])
-        for (auto& cell : row) cell = green(cell);
-      t.add_row(std::move(row));
-    }
-    out += t.str();
-    if (b.rows.size() > b.terminal_rows && !b.terminal_more.empty()) out += "  … " + b.terminal_more + "\n";
-  }
-  return out;
-}
-
-std::string md_cell(const std::string& s) {
-  std::string out;
-  for (char ch : s) out += ch == '|' ? std::string("\\|") : std::string(1, ch);
-  return out;
-}
-
-std::string markdown_text(const Report& report) {
-  std::string out = "# " + report.title + "\n\n" + report.subtitle + "\n";
-  for (const Block& b : report.blocks) {
-    out += "\n## " + b.heading + "\n";
-    // Each paragraph, each run of bullets and the table stand apart by one blank line.
-    for (size_t i = 0; i < b.lines.size(); ++i) {
-      const Line& l = b.lines[i];
-      if (!l.bullet || i == 0 || !b.lines[i - 1].bullet) out += "\n";
-      out += (l.bullet ? "- " : "") + l.text + "\n";
-    }
-    if (b.columns.empty()) continue;
-    std::string head = "|", rule = "|";
-    for (size_t c = 0; c < b.columns.size(); ++c) {
-      head += " " + md_cell(b.columns[c]) + " |";
-      rule += b.right(c) ? "--:|" : "---|";
-    }
-    out += "\n" + head + "\n" + rule + "\n";
-    for (size_t i = 0; i < b.rows.size(); ++i) {
-      const bool strong = i < b.strong.size() && b.strong[i];
-      out += "|";
-      for (const auto& cell : b.rows[i])
-        out += " " + (strong && !cell.empty() ? "**" + md_cell(cell) + "**" : md_cell(cell)) + " |";
-      out += "\n";
-    }
-  }
-  return out;
-}
-
-// No scripts, fonts or links: the page must open offline and from an untrusted mailbox.
-constexpr std::string_view kCss = R"(
-body { font-family: system-ui, -apple-system, "Segoe UI", "Noto Sans", "PingFang SC", "Microsoft YaHei", sans-serif;
-       max-width: 1100px; margin: 2em auto; padding: 0 1em; color: #222; line-height: 1.45; }
-h1 { font-size: 1.6em; margin-bottom: .2em; }
-h2 { font-size: 1.2em; margin-top: 1.8em; border-bottom: 1px solid #ddd; padding-bottom: .2em; }
-.sub { color: #555; margin-top: 0; }
-table { border-collapse: collapse; margin: .6em 0; }
-th, td { padding: .3em .8em; border-bottom: 1px solid #e4e4e4; text-align: left; vertical-align: top; }
-th { background: #f4f4f4; font-weight: 600; }
-td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
-tr.strong td { font-weight: 700; color: #1a7f37; }
-figure { margin: 1em 0; }
-svg { max-width: 100%; height: auto; }
-)";
-
-std::string html_text(const Report& report, Lang lang) {
-  std::string out = "<!DOCTYPE html>\n<html lang=\"" + std::string(lang == Lang::kZh ? "zh-CN" : "en") +
-                    "\">\n<head>\n<meta charset=\"utf-8\">\n"
-                    "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>" +
-                    html_escape(report.title) + "</title>\n<style>" + std::string(kCss) + "</style>\n</head>\n<body>\n";
-  out += "<h1>" + html_escape(report.title) + "</h1>\n<p class=\"sub\">" + html_escape(report.subtitle) + "</p>\n";
-  for (const Block& b : report.blocks) {
-    out += "<section>\n<h2>" + html_escape(b.heading) + "</h2>\n";
-    bool in_list = false;
-    for (const Line& l : b.lines) {
-      if (l.bullet != in_list) out += l.bullet ? "<ul>\n" : "</ul>\n";
-      in_list = l.bullet;
-      out += (l.bullet ? "<li>" : "<p>") + html_escape(l.text) + (l.bullet ? "</li>\n" : "</p>\n");
-    }
-    if (in_list) out += "</ul>\n";
-    if (!b.columns.empty()) {
-      auto cls = [&](size_t c) { return b.right(c) ? std::string(" class=\"num\"") : std::string(); };
-      out += "<table>\n<thead><tr>";
-      for (size_t c = 0; c < b.columns.size(); ++c) out += "<th" + cls(c) + ">" + html_escape(b.columns[c]) + "</th>";
-      out += "</tr></thead>\n<tbody>\n";
-      for (size_t i = 0; i < b.rows.size(); ++i) {
-        out += i < b.strong.size() && b.strong[i] ? "<tr class=\"strong\">" : "<tr>";
-        for (size_t c = 0; c < b.rows[i].size(); ++c) out += "<td" + cls(c) + ">" + html_escape(b.rows[i][c]) + "</td>";
-        out += "</tr>\n";
-      }
-      out += "</tbody>\n</table>\n";
-    }
-    if (!b.svg.empty()) out += "<figure>\n" + b.svg + "</figure>\n";
-    out += "</section>\n";
-  }
-  return out + "</body>\n</html>\n";
 }
 
 // ---- SVG -----------------------------------------------------------------------------------
@@ -407,10 +249,6 @@ std::string short_money(double v) {
   return (v < 0 && body != "0" ? "−¥" : "¥") + body;
 }
 
-std::string num(double v) {
-  return fmt::format("{:.1f}", v);
-}
-
 struct Plot {
   double left, right, top, bottom;
   Axis x, y;
@@ -427,14 +265,9 @@ std::string svg_open(int width, int height, const std::string& title) {
                      html_escape(title));
 }
 
-std::string text_at(double x, double y, const std::string& text, std::string_view anchor = "start",
-                    std::string_view extra = "") {
-  return fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"{}\"{}{}>{}</text>\n", num(x), num(y), anchor,
-                     extra.empty() ? "" : " ", extra, html_escape(text));
-}
-
 std::string line_at(double x1, double y1, double x2, double y2, std::string_view style) {
-  return fmt::format("<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" {}/>\n", num(x1), num(y1), num(x2), num(y2), style);
+  return fmt::format("<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" {}/>\n", svg_number(x1), svg_number(y1),
+                     svg_number(x2), svg_number(y2), style);
 }
 
 // Grid, ticks and labels for both axes of a value-by-value plot; money on y.
@@ -443,18 +276,18 @@ std::string axes(const Plot& p, const std::string& x_title, const std::string& y
   for (int i = 0; i <= p.y.ticks(); ++i) {
     const double v = p.y.tick(i), y = p.py(v);
     out += line_at(p.left, y, p.right, y, "stroke=\"#e6e6e6\"");
-    out += text_at(p.left - 8, y + 4, short_money(v), "end", "fill=\"#444\"");
+    out += svg_text(p.left - 8, y + 4, short_money(v), "end", "fill=\"#444\"");
   }
   for (int i = 0; i <= p.x.ticks(); ++i) {
     const double v = p.x.tick(i), x = p.px(v);
     out += line_at(x, p.bottom, x, p.bottom + 5, "stroke=\"#444\"");
-    out += text_at(x, p.bottom + 18, format_number(v), "middle", "fill=\"#444\"");
+    out += svg_text(x, p.bottom + 18, format_number(v), "middle", "fill=\"#444\"");
   }
   out += line_at(p.left, p.bottom, p.right, p.bottom, "stroke=\"#444\"");
   out += line_at(p.left, p.top, p.left, p.bottom, "stroke=\"#444\"");
-  out += text_at((p.left + p.right) / 2, p.bottom + 38, x_title, "middle");
+  out += svg_text((p.left + p.right) / 2, p.bottom + 38, x_title, "middle");
   const double mid = (p.top + p.bottom) / 2;
-  out += text_at(16, mid, y_title, "middle", fmt::format("transform=\"rotate(-90 16 {})\"", num(mid)));
+  out += svg_text(16, mid, y_title, "middle", fmt::format("transform=\"rotate(-90 16 {})\"", svg_number(mid)));
   return out;
 }
 
@@ -480,7 +313,7 @@ std::string series_style(const std::string& id, size_t index) {
 
 std::string points_of(const Plot& p, const std::vector<std::pair<double, double>>& xy) {
   std::string out;
-  for (const auto& [x, y] : xy) out += (out.empty() ? "" : " ") + num(p.px(x)) + "," + num(p.py(y));
+  for (const auto& [x, y] : xy) out += (out.empty() ? "" : " ") + svg_number(p.px(x)) + "," + svg_number(p.py(y));
   return out;
 }
 
@@ -493,31 +326,26 @@ std::string_view anchor_inside(const Plot& p, double x, double half_width) {
 
 }  // namespace
 
-std::string html_escape(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (char ch : text) {
-    switch (ch) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&#39;";
-        break;
-      default:
-        out += ch;
-    }
+std::string strategy_name(const std::string& id, Lang lang) {
+  const std::string key = "tco_s_" + id;
+  std::string name = ui(key, lang);
+  return name == key ? id : name;
+}
+
+void add_strategy_table(Block& b, const TcoResult& r, Lang lang) {
+  b.columns = {ui("tco_strategy", lang), ui("tco_strategy_name", lang), ui("total", lang),
+               ui("tco_per_used_gpu_hour", lang), ""};
+  b.align = {A::kLeft, A::kLeft, A::kRight, A::kRight, A::kLeft};
+  std::optional<double> best;
+  for (const auto& s : r.strategies)
+    if (!best || s.total < *best) best = s.total;
+  for (const auto& s : r.strategies) {
+    const bool cheapest = best && s.total == *best;
+    b.rows.push_back({s.id, strategy_name(s.id, lang), format_money(s.total, r.currency),
+                      format_money(s.per_used_gpu_hour, r.currency, 2),
+                      cheapest ? "← " + ui("tco_cheapest", lang) : ""});
+    b.strong.push_back(cheapest);
   }
-  return out;
 }
 
 json tco_json(const TcoResult& r, Lang /*lang*/) {
@@ -588,17 +416,8 @@ json tco_json(const TcoResult& r, Lang /*lang*/) {
 }
 
 std::string render_tco(const TcoResult& r, Format format, const Style& style) {
-  switch (format) {
-    case Format::kJson:
-      return tco_json(r, style.lang).dump(2) + "\n";
-    case Format::kMarkdown:
-      return markdown_text(build_report(r, style.lang));
-    case Format::kHtml:
-      return html_text(build_report(r, style.lang), style.lang);
-    case Format::kTable:
-      return terminal_text(build_report(r, style.lang), style);
-  }
-  return {};
+  if (format == Format::kJson) return tco_json(r, style.lang).dump(2) + "\n";
+  return write_report(build_report(r, style.lang), format, style);
 }
 
 std::string svg_cumulative_cost(const TcoResult& r, Lang lang) {
@@ -632,7 +451,7 @@ std::string svg_cumulative_cost(const TcoResult& r, Lang lang) {
   for (size_t i = 0; i < r.strategies.size(); ++i) {
     const double y = p.top + 8 + 20.0 * i;
     out += line_at(legend_x, y, legend_x + 26, y, series_style(r.strategies[i].id, i) + " stroke-width=\"2.5\"");
-    out += text_at(legend_x + 32, y + 4, r.strategies[i].id, "start", "class=\"legend\"");
+    out += svg_text(legend_x + 32, y + 4, r.strategies[i].id, "start", "class=\"legend\"");
   }
   return out + "</svg>\n";
 }
@@ -663,16 +482,16 @@ std::string svg_hybrid_curve(const TcoResult& r, Lang lang) {
   if (h.curve.size() <= 64)
     for (const auto& point : h.curve)
       out += fmt::format("<circle cx=\"{}\" cy=\"{}\" r=\"3\" fill=\"#8c564b\"><title>B = {}: {}</title></circle>\n",
-                         num(p.px(point.owned_gpus)), num(p.py(point.total)), point.owned_gpus,
+                         svg_number(p.px(point.owned_gpus)), svg_number(p.py(point.total)), point.owned_gpus,
                          html_escape(format_money(point.total, r.currency)));
   const double ox = p.px(h.owned_gpus), oy = p.py(h.total);
   const std::string label =
       ui("tco_optimum", lang) + ": B = " + std::to_string(h.owned_gpus) + ", " + format_money(h.total, r.currency);
   out += fmt::format(
       "<circle class=\"optimum\" cx=\"{}\" cy=\"{}\" r=\"7\" fill=\"#d62728\" stroke=\"#fff\" stroke-width=\"2\"/>\n",
-      num(ox), num(oy));
-  out += text_at(ox, std::min(oy + 22, p.bottom - 6), label, anchor_inside(p, ox, 110),
-                 "class=\"optimum\" fill=\"#d62728\" font-weight=\"bold\"");
+      svg_number(ox), svg_number(oy));
+  out += svg_text(ox, std::min(oy + 22, p.bottom - 6), label, anchor_inside(p, ox, 110),
+                  "class=\"optimum\" fill=\"#d62728\" font-weight=\"bold\"");
   return out + "</svg>\n";
 }
 
@@ -693,11 +512,11 @@ std::string svg_tornado(const TcoResult& r, Lang lang) {
   for (int i = 0; i <= x.ticks(); ++i) {
     const double v = x.tick(i);
     out += line_at(px(v), kTop - 4, px(v), bottom, "stroke=\"#e6e6e6\"");
-    out += text_at(px(v), bottom + 18, short_money(v), "middle", "fill=\"#444\"");
+    out += svg_text(px(v), bottom + 18, short_money(v), "middle", "fill=\"#444\"");
   }
   out += line_at(p.left, bottom, p.right, bottom, "stroke=\"#444\"");
-  out += text_at((p.left + p.right) / 2, bottom + 38,
-                 ui("tco_margin", lang) + ": " + s.margin + " (" + r.currency + ")", "middle");
+  out += svg_text((p.left + p.right) / 2, bottom + 38,
+                  ui("tco_margin", lang) + ": " + s.margin + " (" + r.currency + ")", "middle");
   for (size_t i = 0; i < s.tornado.size(); ++i) {
     const auto& bar = s.tornado[i];
     const double y = kTop + i * kRow + 6, x1 = px(std::min(bar.low_margin, bar.high_margin)),
@@ -705,28 +524,28 @@ std::string svg_tornado(const TcoResult& r, Lang lang) {
     out += fmt::format(
         "<rect class=\"bar\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"22\" fill=\"{}\"><title>{}: −20% → {}, +20% → "
         "{}</title></rect>\n",
-        num(x1), num(y), num(std::max(1.0, x2 - x1)), flips_decision(bar, s.base_margin) ? "#e6550d" : "#3182bd",
-        html_escape(bar.input), html_escape(format_money(bar.low_margin, r.currency)),
-        html_escape(format_money(bar.high_margin, r.currency)));
+        svg_number(x1), svg_number(y), svg_number(std::max(1.0, x2 - x1)),
+        flips_decision(bar, s.base_margin) ? "#e6550d" : "#3182bd", html_escape(bar.input),
+        html_escape(format_money(bar.low_margin, r.currency)), html_escape(format_money(bar.high_margin, r.currency)));
     std::string name = bar.input.size() > 30 ? bar.input.substr(0, 29) + "…" : bar.input;
-    out += text_at(p.left - 10, y + 15, name, "end");
+    out += svg_text(p.left - 10, y + 15, name, "end");
     if (x2 - x1 >= 90) {  // which end is which, when the bar has room for it
       const bool low_left = bar.low_margin <= bar.high_margin;
-      out += text_at(x1 + 5, y + 15, low_left ? "−20%" : "+20%", "start", "fill=\"#fff\" font-size=\"10\"");
-      out += text_at(x2 - 5, y + 15, low_left ? "+20%" : "−20%", "end", "fill=\"#fff\" font-size=\"10\"");
+      out += svg_text(x1 + 5, y + 15, low_left ? "−20%" : "+20%", "start", "fill=\"#fff\" font-size=\"10\"");
+      out += svg_text(x2 - 5, y + 15, low_left ? "+20%" : "−20%", "end", "fill=\"#fff\" font-size=\"10\"");
     }
   }
   // The base margin and zero (where buy and rent cost the same), labelled on separate rows.
   const double base_x = px(s.base_margin), zero_x = px(0);
   out += line_at(base_x, kTop - 26, base_x, bottom, "stroke=\"#555\" stroke-dasharray=\"4 3\"");
-  out += text_at(base_x, kTop - 30, ui("tco_base", lang) + " " + format_money(s.base_margin, r.currency),
-                 anchor_inside(p, base_x, 70), "fill=\"#555\"");
+  out += svg_text(base_x, kTop - 30, ui("tco_base", lang) + " " + format_money(s.base_margin, r.currency),
+                  anchor_inside(p, base_x, 70), "fill=\"#555\"");
   out += line_at(zero_x, kTop - 10, zero_x, bottom, "stroke=\"#111\" stroke-width=\"1.5\"");
-  out += text_at(zero_x, kTop - 14, ui("tco_buy_equals_rent", lang), anchor_inside(p, zero_x, 50), "fill=\"#111\"");
+  out += svg_text(zero_x, kTop - 14, ui("tco_buy_equals_rent", lang), anchor_inside(p, zero_x, 50), "fill=\"#111\"");
   const bool any_flips = std::any_of(s.tornado.begin(), s.tornado.end(),
                                      [&](const tco::TornadoBar& bar) { return flips_decision(bar, s.base_margin); });
-  if (any_flips) out += text_at(10, bottom + 38, "■ " + ui("tco_flips", lang), "start", "fill=\"#e6550d\"");
-  if (s.tornado.empty()) out += text_at((p.left + p.right) / 2, kTop + 20, ui("tco_none", lang), "middle");
+  if (any_flips) out += svg_text(10, bottom + 38, "■ " + ui("tco_flips", lang), "start", "fill=\"#e6550d\"");
+  if (s.tornado.empty()) out += svg_text((p.left + p.right) / 2, kTop + 20, ui("tco_none", lang), "middle");
   return out + "</svg>\n";
 }
 

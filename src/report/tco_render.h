@@ -1,12 +1,15 @@
 // TCO renderers: a rent-vs-buy result as a terminal table, JSON, Markdown, or one HTML page
 // with three SVG charts. Pure functions of a TcoResult. The JSON shape is public (see README);
 // the HTML page and each SVG are self-contained: no scripts, no links, no external resources.
+// The strategy words and the strategies table are public too: the usage report's cost section
+// shows a TcoResult the same way.
 #pragma once
 
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 
+#include "report/document.h"
 #include "report/messages.h"
 #include "report/render.h"
 #include "tco/tco.h"
@@ -18,6 +21,14 @@ namespace gpuplan::report {
 // Every string in a TcoResult is data, so `lang` changes nothing today; it is kept for symmetry
 // with the other *_json calls.
 nlohmann::json tco_json(const tco::TcoResult& r, Lang lang);
+
+// "Rent on demand" for "rent_hourly", in `lang`; an id without words is shown as it is.
+std::string strategy_name(const std::string& id, Lang lang);
+
+// Sets `b`'s table to the strategies, in the given order: id, name, total and per used GPU-hour
+// (money in r.currency), the cheapest marked "← cheapest" and strong (every one, on a tie).
+// The columns are set even without strategies; heading, lines and svg are left to the caller.
+void add_strategy_table(Block& b, const tco::TcoResult& r, Lang lang);
 
 // The whole report in `format`; headings in style.lang, ANSI colour only when style.colour
 // (table format only).
@@ -31,8 +42,5 @@ std::string svg_hybrid_curve(const tco::TcoResult& r, Lang lang = Lang::kEn);
 // One <rect> per tornado bar, from low_margin to high_margin, in the given (largest-first)
 // order, with the base margin and the zero line (where the decision flips) drawn across.
 std::string svg_tornado(const tco::TcoResult& r, Lang lang = Lang::kEn);
-
-// &, <, >, " and ' as entities: safe in HTML/SVG text and attribute values.
-std::string html_escape(std::string_view text);
 
 }  // namespace gpuplan::report

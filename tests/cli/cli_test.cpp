@@ -547,5 +547,57 @@ TEST(CliTest, BadScenariosExit2NamingFileLineAndField) {
   EXPECT_TRUE(contains(r.err, "gap.csv:4:")) << r.err;
 }
 
+// --- usage ---------------------------------------------------------------------------------
+
+TEST(CliTest, UsageSynthThenAnalyseGivesHeatmapPatternAndCosts) {
+  const std::string dir = temp_dir();
+  CliResult synth = run_gpuplan("usage synth --pattern nightly-peak --gpus 4 --days 7 --interval 5min --output " + sh_quote(dir + "/n.csv"));
+  ASSERT_EQ(synth.exit_code, 0) << synth.err;
+  CliResult r = run_gpuplan("usage " + sh_quote(dir + "/n.csv") + " --format json --write-demand " + sh_quote(dir + "/demand.csv"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  json j = parse_json(r);
+  EXPECT_EQ(j["hours"], 168);
+  EXPECT_EQ(j["gpus"], 4);
+  EXPECT_EQ(j["pattern"]["verdict"], "hybrid");
+  EXPECT_EQ(j["recommendation"]["owned_gpus"], 2);  // the half busy all day
+  EXPECT_EQ(j["heatmap"]["by_weekday"]["rows"].size(), 7u);
+  // The demand profile is a tco demand file: 2 GPUs × 20 h + 4 × 4 h = 56 busy GPU-hours a day.
+  std::ifstream in(dir + "/demand.csv");
+  std::string header, row;
+  std::getline(in, header);
+  EXPECT_EQ(header, "hour,busy_gpus");
+  double busy = 0;
+  while (std::getline(in, row)) busy += std::stod(row.substr(row.find(',') + 1));
+  EXPECT_EQ(busy, 56 * 7);
+}
+
+TEST(CliTest, UsageBadInputExits2) {
+  CliResult missing = run_gpuplan("usage /nonexistent/gpu.csv");
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_TRUE(contains(missing.err, "/nonexistent/gpu.csv")) << missing.err;
+  CliResult none = run_gpuplan("usage");
+  EXPECT_EQ(none.exit_code, 2);
+  CliResult down = run_gpuplan("usage --prometheus http://127.0.0.1:9 --since 1d");
+  EXPECT_EQ(down.exit_code, 2);
+  EXPECT_TRUE(contains(down.err, "127.0.0.1:9")) << down.err;
+  CliResult since = run_gpuplan("usage --prometheus http://127.0.0.1:9 --since 90x");
+  EXPECT_EQ(since.exit_code, 2);
+  CliResult pattern = run_gpuplan("usage synth --pattern chaos");
+  EXPECT_EQ(pattern.exit_code, 2);
+}
+
+TEST(CliTest, UsageReportsSkippedLinesWithFileAndLine) {
+  const std::string dir = temp_dir();
+  std::string path = write_file(dir, "bad.csv",
+                                "timestamp, index, utilization.gpu [%]\n2024/05/01 12:00:00.000, 0, 40 %\nnot a row\n"
+                                "2024/05/01 12:00:01.000, 0, 41 %\n");
+  CliResult r = run_gpuplan("usage " + sh_quote(path) + " --format json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  json j = parse_json(r);
+  EXPECT_EQ(j["skipped_count"], 1);
+  EXPECT_EQ(j["skipped"][0]["line"], 3);
+  EXPECT_TRUE(contains(r.err, "bad.csv:3")) << r.err;
+}
+
 }  // namespace
 }  // namespace gpuplan

@@ -1,0 +1,418 @@
+#include "report/usage_render.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cmath>
+#include <initializer_list>
+#include <optional>
+
+#include "core/finding.h"
+#include "core/money.h"
+#include "report/document.h"
+#include "report/table.h"
+#include "report/tco_render.h"
+
+namespace gpuplan::report {
+namespace {
+
+using nlohmann::json;
+using usage::Heatmap;
+using usage::UsageResult;
+
+// The terminal lists this many skipped lines, then "… N more".
+constexpr size_t kSkippedShown = 10;
+
+// ---- Words and numbers ---------------------------------------------------------------------
+
+// ui(key) with each {name} filled from `values` (messages' own placeholder syntax).
+std::string ui_with(std::string_view key, Lang lang,
+                    std::initializer_list<std::pair<std::string_view, std::string>> values) {
+  Finding facts;
+  for (const auto& [name, value] : values) facts.fact(std::string(name), value);
+  return fill(ui(key, lang), facts);
+}
+
+// "hybrid", or in Chinese "混合 (hybrid)": the id is the public word, shown in every language.
+std::string verdict_text(const std::string& verdict, Lang lang) {
+  if (verdict.empty()) return ui("tco_none", lang);
+  const std::string key = "usage_v_" + verdict;
+  const std::string word = ui(key, lang);
+  return word == key || word == verdict ? verdict : word + " (" + verdict + ")";
+}
+
+// "2024-05-01 14:00" for hours since 1970 (wall clock, no zone).
+std::string hour_label(int64_t hour) {
+  using namespace std::chrono;
+  const int64_t day = hour >= 0 ? hour / 24 : (hour - 23) / 24;
+  const year_month_day ymd{sys_days{days{day}}};
+  return fmt::format("{:04}-{:02}-{:02} {:02}:00", static_cast<int>(ymd.year()), static_cast<unsigned>(ymd.month()),
+                     static_cast<unsigned>(ymd.day()), hour - day * 24);
+}
+
+// ---- Heatmap cells -------------------------------------------------------------------------
+
+// The character ramp: one step per 20% of utilization.
+constexpr std::string_view kRamp[] = {" ", "░", "▒", "▓", "█"};
+constexpr std::string_view kNoData = "·";
+
+// A cell with a usable value; NaN (0/0 upstream) counts as no data rather than a guess.
+std::optional<double> value_of(const Heatmap& h, size_t row, int hour) {
+  if (row >= h.cells.size()) return std::nullopt;
+  const std::optional<double>& v = h.cells[row][hour];
+  return v && std::isfinite(*v) ? v : std::nullopt;
+}
+
+std::string_view cell_char(std::optional<double> pct) {
+  if (!pct) return kNoData;
+  return kRamp[std::clamp(static_cast<int>(std::floor(*pct / 20)), 0, 4)];
+}
+
+// The terminal's 256-colour ramp, one step per 10%: dark grey (idle), blues (working), then
+// orange and red (busy); readable on dark and light backgrounds, and neighbouring steps close
+// enough that noise around a boundary does not look like a pattern.
+constexpr int kAnsiRamp[] = {236, 239, 24, 25, 26, 32, 38, 214, 208, 196};
+constexpr int kAnsiNoData = 244;  // grey dot on the terminal's own background
+
+int ramp_step(double pct) {
+  return std::clamp(static_cast<int>(std::floor(pct / 10)), 0, 9);
+}
+
+std::string ansi_cell(int colour) {
+  return fmt::format("\x1b[38;5;{0};48;5;{0}m", colour);
+}
+
+// Periods longer than kFullDayRows days: each row the mean of `group` consecutive days.
+Heatmap grouped_rows(const Heatmap& h, size_t group) {
+  Heatmap out;
+  for (size_t first = 0; first < h.rows.size(); first += group) {
+    const size_t last = std::min(first + group, h.rows.size()) - 1;
+    const std::string& a = h.rows[first];
+    const std::string& b = h.rows[last];
+    // "2024-05-01–05-07" when both are dates of one year; otherwise both labels in full.
+    const bool same_year = a.size() == 10 && b.size() == 10 && a.compare(0, 5, b, 0, 5) == 0;
+    out.rows.push_back(first == last ? a : a + "–" + (same_year ? b.substr(5) : b));
+    std::array<std::optional<double>, 24> cells{};
+    for (int hour = 0; hour < 24; ++hour) {
+      double sum = 0;
+      int n = 0;
+      for (size_t row = first; row <= last; ++row)
+        if (const auto v = value_of(h, row, hour)) sum += *v, ++n;
+      if (n) cells[hour] = sum / n;
+    }
+    out.cells.push_back(cells);
+  }
+  return out;
+}
+
+// ---- The report ----------------------------------------------------------------------------
+// The sections, built once as a Report (report/document.h) and written in each text format.
+
+using A = TextTable::Align;
+
+std::string legend_text(bool colour, Lang lang) {
+  std::string out = "  ";
+  if (colour) {
+    out += "0% ";
+    for (int c : kAnsiRamp) out += ansi_cell(c) + "█";
+    out += "\x1b[0m 100%   \x1b[38;5;" + std::to_string(kAnsiNoData) + "m" + std::string(kNoData) + "\x1b[0m " +
+           ui("usage_no_data", lang);
+    return out + "\n";
+  }
+  static constexpr std::string_view kSteps[] = {"0–20%", "20–40%", "40–60%", "60–80%", "80–100%"};
+  for (size_t i = 0; i < std::size(kRamp); ++i) out += fmt::format("'{}' {}  ", kRamp[i], kSteps[i]);
+  return out + "'" + std::string(kNoData) + "' " + ui("usage_no_data", lang) + "\n";
+}
+
+Block heatmap_block(const Heatmap& h, std::string heading, Lang lang, bool compress_long) {
+  Block b;
+  b.heading = std::move(heading);
+  if (h.rows.empty()) {
+    b.lines.push_back({ui("usage_no_data", lang)});
+    return b;
+  }
+  b.svg = svg_heatmap(h, "", lang);  // the section's heading titles it
+  TextGrid grid;
+  grid.legend = legend_text(false, lang);
+  grid.legend_colour = legend_text(true, lang);
+  if (compress_long && h.rows.size() > kFullDayRows) {
+    // Whole weeks per row, so each row holds each weekday equally often.
+    const size_t group = 7 * ((h.rows.size() + 7 * kFullDayRows - 1) / (7 * kFullDayRows));
+    const Heatmap g = grouped_rows(h, group);
+    grid.plain = terminal_heatmap(g, false);
+    grid.colour = terminal_heatmap(g, true);
+    grid.notes.push_back(
+        ui_with("usage_grouped_days", lang, {{"days", std::to_string(h.rows.size())}, {"n", std::to_string(group)}}));
+  } else {
+    grid.plain = terminal_heatmap(h, false);
+    grid.colour = terminal_heatmap(h, true);
+  }
+  b.grid = std::move(grid);
+  return b;
+}
+
+Block bins_block(const UsageResult& r, Lang lang) {
+  Block b;
+  b.heading = ui("usage_bins", lang);
+  if (r.bins.empty()) {
+    b.lines.push_back({ui("usage_no_data", lang)});
+    return b;
+  }
+  b.columns = {ui("usage_utilization", lang), ui("usage_share", lang)};
+  b.align = {A::kLeft, A::kRight};
+  for (const auto& [bin, share] : r.bins) {
+    b.rows.push_back({bin + "%", format_percent(share * 100)});
+    b.bars.push_back(share);
+  }
+  return b;
+}
+
+Block per_gpu_block(const UsageResult& r, Lang lang) {
+  Block b;
+  b.heading = ui("usage_per_gpu", lang);
+  if (r.gpu_mean_util.empty()) {
+    b.lines.push_back({ui("usage_no_data", lang)});
+    return b;
+  }
+  b.columns = {ui("usage_gpu", lang), ui("usage_mean_util", lang)};
+  b.align = {A::kLeft, A::kRight};
+  for (size_t i = 0; i < r.gpu_mean_util.size(); ++i) {
+    b.rows.push_back({i < r.gpu_names.size() ? r.gpu_names[i] : std::to_string(i), format_percent(r.gpu_mean_util[i])});
+    b.bars.push_back(r.gpu_mean_util[i] / 100);
+  }
+  return b;
+}
+
+Block pattern_block(const UsageResult& r, Lang lang) {
+  Block b;
+  b.heading = ui("usage_pattern", lang);
+  b.lines.push_back({ui("verdict", lang) + ": " + verdict_text(r.pattern.verdict, lang)});
+  for (const auto& w : r.pattern.why) b.lines.push_back({w, true});
+  return b;
+}
+
+Block cost_block(const UsageResult& r, Lang lang) {
+  Block b;
+  b.heading = ui("usage_cost", lang);
+  if (r.recommendation.empty() && !r.costs) {
+    b.lines.push_back({ui("usage_no_costs", lang)});
+    for (const auto& w : r.recommendation_why) b.lines.push_back({w, true});
+    return b;
+  }
+  std::string head = r.recommendation.empty() ? ui("tco_none", lang)
+                                              : r.recommendation + " — " + strategy_name(r.recommendation, lang);
+  head += ui_with("usage_own", lang, {{"n", std::to_string(r.owned_gpus)}});
+  b.lines.push_back({head});
+  for (const auto& w : r.recommendation_why) b.lines.push_back({w, true});
+  if (!r.costs || r.costs->strategies.empty()) return b;
+  add_strategy_table(b, *r.costs, lang);
+  return b;
+}
+
+Block skipped_block(const UsageResult& r, Lang lang) {
+  const auto& s = r.stats;
+  Block b;
+  b.heading = ui("usage_skipped", lang);
+  b.monospace = true;
+  if (s.skipped_count == 0 && s.skipped.empty()) b.lines.push_back({ui("tco_none", lang)});
+  const size_t shown = std::min(s.skipped.size(), kSkippedShown);
+  for (size_t i = 0; i < shown; ++i)
+    b.lines.push_back({fmt::format("{}:{}: {}", s.skipped[i].file, s.skipped[i].line, s.skipped[i].reason)});
+  const int64_t more =
+      std::max<int64_t>(s.skipped_count, static_cast<int64_t>(s.skipped.size())) - static_cast<int64_t>(shown);
+  if (more > 0) b.lines.push_back({ui_with("usage_more", lang, {{"n", format_number(static_cast<double>(more))}})});
+  if (s.duplicates > 0)
+    b.lines.push_back({ui_with("usage_duplicates", lang, {{"n", format_number(static_cast<double>(s.duplicates))}})});
+  if (s.clock_jumps > 0)
+    b.lines.push_back({ui_with("usage_clock_jumps", lang, {{"n", format_number(static_cast<double>(s.clock_jumps))}})});
+  return b;
+}
+
+Report build_report(const UsageResult& r, Lang lang) {
+  Report out;
+  out.look = Look::kDashboard;
+  out.title = ui("usage_title", lang);
+  const std::string period =
+      r.hours > 0 ? ui_with("usage_period", lang,
+                            {{"from", hour_label(r.first_hour)}, {"to", hour_label(r.first_hour + r.hours - 1)}})
+                  : "";
+  out.subtitle.push_back(ui_with("usage_summary", lang,
+                                 {{"hours", format_number(static_cast<double>(r.hours))},
+                                  {"period", period},
+                                  {"gpus", std::to_string(r.gpus)},
+                                  {"skipped", format_number(static_cast<double>(r.stats.skipped_count))}}));
+  if (!r.demand.empty()) {
+    double sum = 0, peak = 0;
+    for (double d : r.demand) sum += d, peak = std::max(peak, d);
+    out.subtitle.push_back(ui_with("usage_demand_summary", lang,
+                                   {{"mean", format_number(sum / r.demand.size(), 1)},
+                                    {"peak", format_number(peak, peak == std::floor(peak) ? 0 : 1)}}));
+  }
+  out.blocks = {heatmap_block(r.by_weekday, ui("usage_by_weekday", lang), lang, false),
+                heatmap_block(r.by_day, ui("usage_by_day", lang), lang, true),
+                bins_block(r, lang),
+                per_gpu_block(r, lang),
+                pattern_block(r, lang),
+                cost_block(r, lang),
+                skipped_block(r, lang)};
+  return out;
+}
+
+// ---- SVG -----------------------------------------------------------------------------------
+
+struct Rgb {
+  double r, g, b;
+};
+
+// White → light blue → blue → purple → red: cool when idle, hot when busy.
+constexpr std::pair<double, Rgb> kSvgRamp[] = {
+    {0.0, {247, 251, 255}}, {0.3, {158, 202, 225}}, {0.55, {49, 130, 189}},
+    {0.78, {136, 65, 157}}, {1.0, {203, 24, 29}},
+};
+constexpr std::string_view kSvgNoData = "#d4d4d4";
+
+std::string ramp_fill(double pct) {
+  const double t = std::clamp(pct / 100, 0.0, 1.0);
+  size_t i = 1;
+  while (i + 1 < std::size(kSvgRamp) && t > kSvgRamp[i].first) ++i;
+  const auto& [t0, c0] = kSvgRamp[i - 1];
+  const auto& [t1, c1] = kSvgRamp[i];
+  const double f = (t - t0) / (t1 - t0);
+  auto mix = [&](double a, double b) { return static_cast<int>(std::lround(a + (b - a) * f)); };
+  return fmt::format("#{:02x}{:02x}{:02x}", mix(c0.r, c1.r), mix(c0.g, c1.g), mix(c0.b, c1.b));
+}
+
+}  // namespace
+
+json usage_json(const UsageResult& r, Lang /*lang*/) {
+  auto heatmap = [](const Heatmap& h) {
+    json cells = json::array();
+    for (const auto& row : h.cells) {
+      json out = json::array();
+      for (const auto& v : row) out.push_back(v ? json(*v) : json(nullptr));
+      cells.push_back(out);
+    }
+    return json{{"rows", h.rows}, {"cells", cells}};
+  };
+  json bins = json::object();
+  for (const auto& [bin, share] : r.bins) bins[bin] = share;
+  json strategies = json::array();
+  if (r.costs)
+    for (const auto& s : r.costs->strategies)
+      strategies.push_back({{"id", s.id}, {"total", s.total}, {"per_used_gpu_hour", s.per_used_gpu_hour}});
+  json skipped = json::array();
+  for (const auto& s : r.stats.skipped) skipped.push_back({{"file", s.file}, {"line", s.line}, {"reason", s.reason}});
+  return {
+      {"hours", r.hours},
+      {"gpus", r.gpus},
+      {"heatmap", {{"by_day", heatmap(r.by_day)}, {"by_weekday", heatmap(r.by_weekday)}}},
+      {"bins", bins},
+      {"pattern", {{"verdict", r.pattern.verdict}, {"why", r.pattern.why}}},
+      {"recommendation", {{"strategy", r.recommendation}, {"owned_gpus", r.owned_gpus}, {"why", r.recommendation_why}}},
+      {"strategies", strategies},
+      {"skipped", skipped},
+      {"skipped_count", r.stats.skipped_count},
+      {"gpu_names", r.gpu_names},
+      {"gpu_mean_util", r.gpu_mean_util},
+      {"demand", {{"first_hour", r.first_hour}, {"busy_gpus", r.demand}}}};
+}
+
+std::string render_usage(const UsageResult& r, Format format, const Style& style) {
+  if (format == Format::kJson) return usage_json(r, style.lang).dump(2) + "\n";
+  return write_report(build_report(r, style.lang), format, style);
+}
+
+std::string terminal_heatmap(const Heatmap& h, bool colour) {
+  size_t label_width = 0;
+  for (const auto& row : h.rows) label_width = std::max(label_width, display_width(row));
+  const std::string gap(2, ' ');
+  std::string header = std::string(label_width, ' ') + gap;
+  for (int hour = 0; hour < 24; hour += 3) header += fmt::format("{:<3}", hour);
+  while (header.back() == ' ') header.pop_back();
+  std::string out = header + "\n";
+  for (size_t i = 0; i < h.rows.size(); ++i) {
+    out += h.rows[i] + std::string(label_width - display_width(h.rows[i]), ' ') + gap;
+    std::string current;  // the escape code in effect, written only when it changes
+    for (int hour = 0; hour < 24; ++hour) {
+      const std::optional<double> v = value_of(h, i, hour);
+      if (colour) {
+        // No data: a grey dot on the terminal's own background.
+        std::string want = v ? ansi_cell(kAnsiRamp[ramp_step(*v)]) : "\x1b[0;38;5;" + std::to_string(kAnsiNoData) + "m";
+        if (want != current) out += want;
+        current = std::move(want);
+      }
+      out += cell_char(v);
+    }
+    if (colour) out += "\x1b[0m";
+    out += "\n";
+  }
+  return out;
+}
+
+std::string svg_heatmap(const Heatmap& h, const std::string& title, Lang lang) {
+  constexpr double kCellWidth = 30, kTop = 46, kLegendStep = 30;
+  size_t label_chars = 3;
+  for (const auto& row : h.rows) label_chars = std::max(label_chars, display_width(row));
+  const double left = 16 + 7.0 * label_chars;
+  const double grid_width = 24 * kCellWidth;
+  const double width = std::max(left + grid_width + 20, left + 10 * kLegendStep + 180);
+  const size_t rows = h.rows.size();
+  // Rows fill about 720 px, each 4 to 22 px tall; labels need 12 px, so thin ones label every k-th.
+  const double cell_height = rows ? std::clamp(std::floor(720.0 / rows), 4.0, 22.0) : 0;
+  const size_t label_every = rows ? static_cast<size_t>(std::ceil(12 / cell_height)) : 1;
+  const double bottom = kTop + rows * cell_height;
+  const double legend_y = bottom + 40;
+  const double height = rows ? legend_y + 34 : kTop + 30;
+  const double top_cut = title.empty() ? 20 : 0;  // no title: the view starts at the hour labels
+
+  std::string out = fmt::format(
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{0}\" height=\"{1}\" viewBox=\"0 {2} {0} {1}\" "
+      "font-family=\"sans-serif\" font-size=\"11\" role=\"img\">\n",
+      svg_number(width), svg_number(height - top_cut), svg_number(top_cut));
+  if (!title.empty())
+    out += fmt::format("<title>{0}</title>\n<text x=\"10\" y=\"16\" font-size=\"14\" font-weight=\"bold\">{0}</text>\n",
+                       html_escape(title));
+  if (!rows) return out + svg_text(10, kTop, ui("usage_no_data", lang), "start", "fill=\"#555\"") + "</svg>\n";
+
+  for (int hour = 0; hour < 24; ++hour)
+    out += svg_text(left + (hour + 0.5) * kCellWidth, kTop - 6, std::to_string(hour), "middle", "fill=\"#444\"");
+  out += fmt::format("<rect class=\"nodata\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\"/>\n",
+                     svg_number(left), svg_number(kTop), svg_number(grid_width), svg_number(rows * cell_height),
+                     kSvgNoData);
+  out += "<g shape-rendering=\"crispEdges\">\n";
+  for (size_t i = 0; i < rows; ++i) {
+    const double y = kTop + i * cell_height;
+    for (int hour = 0; hour < 24; ++hour) {
+      const std::optional<double> v = value_of(h, i, hour);
+      if (!v) continue;
+      out += fmt::format(
+          "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\"><title>{} {:02}:00: {}</title></rect>\n",
+          svg_number(left + hour * kCellWidth), svg_number(y), svg_number(kCellWidth), svg_number(cell_height),
+          ramp_fill(*v), html_escape(h.rows[i]), hour, html_escape(format_percent(*v)));
+    }
+  }
+  out += "</g>\n";
+  for (size_t i = 0; i < rows; i += label_every)
+    out += svg_text(left - 6, kTop + (i + 0.5) * cell_height + 4, h.rows[i], "end", "fill=\"#444\"");
+  out += svg_text(left + grid_width / 2, bottom + 16, ui("usage_hour_of_day", lang), "middle", "fill=\"#444\"");
+
+  // The legend: ten 10% steps, each filled at its middle, then the no-data swatch.
+  for (int step = 0; step < 10; ++step)
+    out += fmt::format(
+        "<rect class=\"legend\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"12\" "
+        "fill=\"{}\"><title>{}–{}%</title></rect>\n",
+        svg_number(left + step * kLegendStep), svg_number(legend_y), svg_number(kLegendStep), ramp_fill(step * 10 + 5),
+        step * 10, step * 10 + 10);
+  for (int pct = 0; pct <= 100; pct += 20)
+    out +=
+        svg_text(left + pct / 10.0 * kLegendStep, legend_y + 26, std::to_string(pct) + "%", "middle", "fill=\"#444\"");
+  const double nodata_x = left + 10 * kLegendStep + 24;
+  out += fmt::format("<rect class=\"legend\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"12\" fill=\"{}\"/>\n",
+                     svg_number(nodata_x), svg_number(legend_y), svg_number(kLegendStep), kSvgNoData);
+  out += svg_text(nodata_x + kLegendStep + 6, legend_y + 10, ui("usage_no_data", lang), "start", "fill=\"#444\"");
+  return out + "</svg>\n";
+}
+
+}  // namespace gpuplan::report

@@ -1,0 +1,178 @@
+#include "telemetry/hourly.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstring>
+#include <thread>
+
+namespace gpuplan::telemetry {
+namespace {
+
+constexpr int64_t kMsPerHour = 3600000;
+constexpr int64_t kParallelFrom = 32 << 20;  // files smaller than this are read by one thread
+
+int64_t floor_div(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
+
+// The reader's counts, plus the duplicates and clock jumps the aggregator found.
+void keep_aggregator_counts(ReadStats& aggregated, const ReadStats& read) {
+  ReadStats s = read;
+  s.duplicates += aggregated.duplicates;
+  s.clock_jumps += aggregated.clock_jumps;
+  aggregated = s;
+}
+
+// The first line of a file, and the offset of the next line start at or after `from`.
+std::string first_line(int fd) {
+  std::string line(65536, '\0');
+  ssize_t got = ::pread(fd, line.data(), line.size(), 0);
+  line.resize(got > 0 ? static_cast<size_t>(got) : 0);
+  auto nl = line.find('\n');
+  return nl == std::string::npos ? std::string() : line.substr(0, nl);
+}
+
+int64_t next_line_start(int fd, int64_t from, int64_t size) {
+  char buf[65536];
+  while (from < size) {
+    ssize_t got = ::pread(fd, buf, sizeof buf, from);
+    if (got <= 0) return size;
+    if (const void* nl = std::memchr(buf, '\n', static_cast<size_t>(got))) return from + (static_cast<const char*>(nl) - buf) + 1;
+    from += got;
+  }
+  return size;
+}
+
+// Reads a large plain nvidia-smi CSV with one thread per core on byte ranges cut at line starts.
+Result<HourlyData> read_smi_parallel(const std::string& path, int64_t size, unsigned threads, const Progress& progress) {
+  int fd = ::open(path.c_str(), O_RDONLY);
+  if (fd < 0) return Error{path, 0, {}, std::string("cannot open: ") + std::strerror(errno)};
+  const std::string header = first_line(fd);
+  std::vector<int64_t> cuts{static_cast<int64_t>(header.size() + 1)};
+  for (unsigned t = 1; t < threads; ++t) cuts.push_back(std::max(cuts.back(), next_line_start(fd, size * t / threads, size)));
+  cuts.push_back(size);
+  ::close(fd);
+
+  struct Part {
+    GpuRegistry registry;
+    HourlyData data;
+    Result<ReadStats> stats = ReadStats{};
+  };
+  std::vector<Part> parts(threads);
+  std::vector<std::thread> workers;
+  for (unsigned t = 0; t < threads; ++t)
+    workers.emplace_back([&, t] {
+      HourlyAggregator aggregator(parts[t].data);
+      parts[t].stats = read_smi_csv_range(path, cuts[t], cuts[t + 1], header, parts[t].registry, aggregator);
+    });
+  for (auto& w : workers) w.join();
+  if (progress) progress(size, size);
+
+  HourlyData out;
+  int64_t lines_before = 1;  // the header
+  for (Part& p : parts) {
+    if (!p.stats) return p.stats.error();
+    ReadStats& s = *p.stats;
+    for (auto& skip : s.skipped) skip.line += lines_before;
+    lines_before += s.lines;
+    p.data.gpus = p.registry.names();
+    keep_aggregator_counts(p.data.stats, s);
+    out.merge(p.data);
+  }
+  out.stats.lines += 1;
+  out.stats.bytes = size;
+  return out;
+}
+
+}  // namespace
+
+void HourAcc::merge(const HourAcc& o) {
+  count += o.count;
+  util_count += o.util_count;
+  mem_count += o.mem_count;
+  util_sum += o.util_sum;
+  mem_sum += o.mem_sum;
+  if (o.temp_max && (!temp_max || *o.temp_max > *temp_max)) temp_max = o.temp_max;
+}
+
+void HourlyData::merge(const HourlyData& other) {
+  // GPUs are matched by name, so parts read with their own registries line up.
+  std::vector<uint32_t> remap;
+  for (const std::string& name : other.gpus) {
+    auto it = std::find(gpus.begin(), gpus.end(), name);
+    if (it == gpus.end()) it = gpus.insert(gpus.end(), name);
+    remap.push_back(static_cast<uint32_t>(it - gpus.begin()));
+  }
+  for (const auto& [hour, accs] : other.hours) {
+    auto& mine = hours[hour];
+    for (uint32_t g = 0; g < accs.size(); ++g) {
+      if (accs[g].count == 0) continue;
+      if (mine.size() <= remap[g]) mine.resize(remap[g] + 1);
+      mine[remap[g]].merge(accs[g]);
+    }
+  }
+  stats.merge(other.stats);
+}
+
+void HourlyAggregator::add(const Sample& s) {
+  if (s.gpu >= last_time_.size()) last_time_.resize(s.gpu + 1, INT64_MIN);
+  int64_t& last = last_time_[s.gpu];
+  // One source may give one metric per line (Prometheus text): only a repeated utilization
+  // reading at the same time is a duplicate.
+  if (s.time_ms == last && s.utilization_pct) {
+    ++out_.stats.duplicates;
+    return;
+  }
+  if (s.time_ms < last) ++out_.stats.clock_jumps;
+  if (s.utilization_pct || s.time_ms > last) last = std::max(last, s.time_ms);
+  const int64_t hour = floor_div(s.time_ms, kMsPerHour);
+  if (hour != current_hour_) {
+    current_hour_ = hour;
+    current_ = &out_.hours[hour];
+  }
+  if (current_->size() <= s.gpu) current_->resize(s.gpu + 1);
+  HourAcc& a = (*current_)[s.gpu];
+  ++a.count;
+  if (s.utilization_pct) {
+    ++a.util_count;
+    a.util_sum += *s.utilization_pct;
+  }
+  if (s.memory_used_mib) {
+    ++a.mem_count;
+    a.mem_sum += *s.memory_used_mib;
+  }
+  if (s.temperature_c && (!a.temp_max || *s.temperature_c > *a.temp_max)) a.temp_max = s.temperature_c;
+}
+
+Result<HourlyData> read_hourly(const std::vector<std::string>& paths, SourceFormat format, const Progress& progress) {
+  HourlyData all;
+  GpuRegistry registry;
+  for (const std::string& path : paths) {
+    SourceFormat f = format;
+    if (f == SourceFormat::kAuto) {
+      auto detected = detect_format(path);
+      if (!detected) return detected.error();
+      f = *detected;
+    }
+    struct stat st {};
+    const bool plain_file = ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && !is_gzip_file(path);
+    const unsigned cores = std::max(1u, std::min(8u, std::thread::hardware_concurrency()));
+    if (f == SourceFormat::kSmiCsv && plain_file && st.st_size >= kParallelFrom && cores > 1) {
+      auto part = read_smi_parallel(path, st.st_size, cores, progress);
+      if (!part) return part.error();
+      all.merge(*part);
+      continue;
+    }
+    HourlyData one;
+    HourlyAggregator aggregator(one);
+    auto stats = read_samples(path, f, registry, aggregator, progress);
+    if (!stats) return stats.error();
+    one.gpus = registry.names();
+    keep_aggregator_counts(one.stats, *stats);
+    all.merge(one);
+  }
+  return all;
+}
+
+}  // namespace gpuplan::telemetry

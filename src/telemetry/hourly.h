@@ -1,0 +1,58 @@
+// Hourly data: samples folded into one accumulator per GPU per wall-clock hour. Files are
+// read into it through HourlyAggregator; Prometheus answers with it directly (the server does
+// the hourly aggregation), so usage analysis reads one shape whatever the source.
+#pragma once
+
+#include <climits>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/error.h"
+#include "telemetry/readers.h"
+
+namespace gpuplan::telemetry {
+
+// Per GPU per hour: what the samples of that hour add up to.
+struct HourAcc {
+  uint32_t count = 0;
+  uint32_t util_count = 0;
+  uint32_t mem_count = 0;
+  double util_sum = 0;
+  double mem_sum = 0;
+  std::optional<float> temp_max;
+
+  void merge(const HourAcc& o);
+  std::optional<double> mean_util() const { return util_count ? std::optional(util_sum / util_count) : std::nullopt; }
+  std::optional<double> mean_mem() const { return mem_count ? std::optional(mem_sum / mem_count) : std::nullopt; }
+};
+
+// Hourly accumulators of every GPU: hour (hours since 1970, wall clock) → one HourAcc per GPU.
+struct HourlyData {
+  std::vector<std::string> gpus;             // names, index = GPU id
+  std::map<int64_t, std::vector<HourAcc>> hours;
+  ReadStats stats;
+
+  void merge(const HourlyData& other);  // GPU ids must agree (same registry)
+};
+
+// A SampleSink that accumulates hourly means; fast on ordered input (caches the current hour).
+class HourlyAggregator : public SampleSink {
+ public:
+  explicit HourlyAggregator(HourlyData& out) : out_(out) {}
+  void add(const Sample& s) override;
+
+ private:
+  HourlyData& out_;
+  int64_t current_hour_ = INT64_MIN;
+  std::vector<HourAcc>* current_ = nullptr;
+  std::vector<int64_t> last_time_;  // per GPU, for duplicates and clock jumps
+};
+
+// Reads every path (files, directories, gzip) into hourly data, in order.
+Result<HourlyData> read_hourly(const std::vector<std::string>& paths, SourceFormat format,
+                               const Progress& progress = {});
+
+}  // namespace gpuplan::telemetry

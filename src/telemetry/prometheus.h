@@ -1,0 +1,31 @@
+// Prometheus HTTP API reader: asks the server for hourly means (the aggregation runs there, as
+// PromQL avg_over_time over 1 h windows via /api/v1/query_range with a 1 h step) and returns
+// them as HourlyData, so `gpuplan usage --prometheus URL` downloads hours, not samples.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "core/error.h"
+#include "telemetry/hourly.h"
+
+namespace gpuplan::telemetry {
+
+struct PromQuery {
+  std::string url;      // e.g. http://127.0.0.1:9090
+  int64_t from_s = 0;   // Unix seconds, inclusive; rounded down to the hour
+  int64_t to_s = 0;     // Unix seconds, exclusive; rounded up to the hour
+  std::string util_metric = "DCGM_FI_DEV_GPU_UTIL";
+  std::string memory_metric = "DCGM_FI_DEV_FB_USED";
+  std::string temperature_metric = "DCGM_FI_DEV_GPU_TEMP";
+  int retries = 3;           // on connection errors and 5xx, with backoff
+  double timeout_s = 30;
+};
+
+// Errors name the URL and say what failed: server down, HTTP status, metric absent, bad JSON.
+Result<HourlyData> query_prometheus(const PromQuery& q);
+
+// "90d", "36h", "2w" → seconds; for --since.
+Result<int64_t> parse_duration(const std::string& text);
+
+}  // namespace gpuplan::telemetry

@@ -1,0 +1,76 @@
+// Readers: nvidia-smi --query-gpu CSV logs, nvidia-smi dmon logs and directories of
+// Prometheus text-format scrapes (dcgm-exporter) become one stream of Samples. Files may be
+// gzip-compressed (read transparently). Reading streams in fixed-size buffers (memory stays
+// constant whatever the file size). Malformed lines are counted and reported with
+// file:line, never a crash and never a silently wrong number.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/error.h"
+#include "telemetry/sample.h"
+
+namespace gpuplan::telemetry {
+
+// GPUs seen so far: "host/gpu-id" → index. A source without a host uses the file's name.
+class GpuRegistry {
+ public:
+  uint32_t id(const std::string& host, const std::string& gpu);
+  const std::vector<std::string>& names() const { return names_; }  // "host/gpu"
+
+ private:
+  std::vector<std::string> names_;
+};
+
+struct Skipped {
+  std::string file;
+  int64_t line = 0;
+  std::string reason;
+};
+
+struct ReadStats {
+  int64_t lines = 0;
+  int64_t samples = 0;
+  int64_t bytes = 0;
+  int64_t skipped_count = 0;
+  std::vector<Skipped> skipped;  // the first few, for the report
+  int64_t duplicates = 0;        // same GPU and time seen again
+  int64_t clock_jumps = 0;       // time went backwards within a GPU's stream
+
+  void skip(const std::string& file, int64_t line, std::string reason);
+  void merge(const ReadStats& other);
+};
+
+enum class SourceFormat { kAuto, kSmiCsv, kDmon, kPromText };
+
+class SampleSink {
+ public:
+  virtual ~SampleSink() = default;
+  virtual void add(const Sample& s) = 0;
+};
+
+// Called with (bytes done, bytes total) now and then, for a progress bar.
+using Progress = std::function<void(int64_t, int64_t)>;
+
+// Reads one file (or, for kPromText/kAuto on a directory, every scrape in it) into `sink`.
+// Errors are only for what stops the whole read (missing file, unknown format).
+Result<ReadStats> read_samples(const std::string& path, SourceFormat format, GpuRegistry& gpus, SampleSink& sink,
+                               const Progress& progress = {});
+
+// Reads the byte range [begin, end) of a plain (not gzip) nvidia-smi CSV file as if `header`
+// came first; lines are numbered from 1 within the range. The range must start at a line start.
+// Lets a caller read one large file with several threads.
+Result<ReadStats> read_smi_csv_range(const std::string& path, int64_t begin, int64_t end, std::string_view header,
+                                     GpuRegistry& gpus, SampleSink& sink);
+
+// Whether a file starts with the gzip magic bytes.
+bool is_gzip_file(const std::string& path);
+
+// Guesses the format from the first lines (and gzip magic); a directory is kPromText.
+Result<SourceFormat> detect_format(const std::string& path);
+
+}  // namespace gpuplan::telemetry

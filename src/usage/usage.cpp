@@ -1,0 +1,239 @@
+#include "usage/usage.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "core/money.h"
+#include "plan/config.h"
+#include "plan/quote.h"
+
+namespace gpuplan::usage {
+namespace {
+
+using telemetry::HourAcc;
+using telemetry::HourlyData;
+
+constexpr std::array<const char*, 7> kWeekdays = {"Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"};
+
+// Utilization bins, upper bounds exclusive but the last; SPEC F reads "below 20%" and "60–95%".
+struct Bin {
+  const char* name;
+  double low, high;
+};
+constexpr std::array<Bin, 5> kBins = {{{"0-20", 0, 20}, {"20-40", 20, 40}, {"40-60", 40, 60}, {"60-95", 60, 95}, {"95-100", 95, 101}}};
+
+int64_t floor_div(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
+
+std::string date_of_day(int64_t day) {
+  // civil_from_days (Howard Hinnant).
+  day += 719468;
+  const int64_t era = (day >= 0 ? day : day - 146096) / 146097;
+  const unsigned doe = static_cast<unsigned>(day - era * 146097);
+  const unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+  const unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+  const unsigned mp = (5 * doy + 2) / 153;
+  const unsigned d = doy - (153 * mp + 2) / 5 + 1;
+  const unsigned m = mp < 10 ? mp + 3 : mp - 9;
+  const int64_t y = static_cast<int64_t>(yoe) + era * 400 + (m <= 2);
+  return fmt::format("{:04}-{:02}-{:02}", y, m, d);
+}
+
+// The fleet's mean utilization in one hour: the mean of the GPUs that reported.
+std::optional<double> fleet_util(const std::vector<HourAcc>& accs) {
+  double sum = 0;
+  int n = 0;
+  for (const HourAcc& a : accs)
+    if (auto u = a.mean_util()) sum += *u, ++n;
+  return n ? std::optional(sum / n) : std::nullopt;
+}
+
+std::string pct(double share) { return format_number(share * 100, 0) + "%"; }
+
+Pattern rule_of_thumb(const UsageResult& r, const std::vector<double>& gpu_hour_utils, const catalog::Catalog& cat) {
+  Pattern p;
+  const double idle_below = cat.threshold("usage.idle_below_pct");
+  const double idle_share = cat.threshold("usage.idle_share");
+  const Range band = cat.threshold_range("usage.buy_band_pct");
+  const double band_share = cat.threshold("usage.buy_share");
+  const double peak_ratio = cat.threshold("usage.peak_to_mean");
+  const double n = static_cast<double>(gpu_hour_utils.size());
+  if (n == 0) {
+    p.verdict = "rent";
+    p.why.push_back("no utilization data: nothing supports owning");
+    return p;
+  }
+  const double idle = std::count_if(gpu_hour_utils.begin(), gpu_hour_utils.end(), [&](double u) { return u < idle_below; }) / n;
+  const double in_band =
+      std::count_if(gpu_hour_utils.begin(), gpu_hour_utils.end(), [&](double u) { return u >= band.low && u <= band.high; }) / n;
+  // Peaks: the busiest weekday-hour against the weekly mean.
+  double sum = 0, peak = 0;
+  int cells = 0;
+  for (const auto& row : r.by_weekday.cells)
+    for (const auto& c : row)
+      if (c) sum += *c, ++cells, peak = std::max(peak, *c);
+  const double mean = cells ? sum / cells : 0;
+  const double ratio = mean > 0 ? peak / mean : 0;
+
+  if (idle > idle_share) {
+    p.verdict = "rent";
+    p.why.push_back(fmt::format("{} of GPU-hours are below {}% utilization (rule: more than {} → rent)", pct(idle),
+                                format_number(idle_below), pct(idle_share)));
+  } else if (ratio >= peak_ratio) {
+    p.verdict = "hybrid";
+    p.why.push_back(fmt::format("the busiest weekday-hour runs at {}% against a weekly mean of {}% ({}×; rule: peaks of {}× → hybrid)",
+                                format_number(peak), format_number(mean), format_number(ratio, 1), format_number(peak_ratio, 1)));
+  } else if (in_band >= band_share) {
+    p.verdict = "buy";
+    p.why.push_back(fmt::format("{} of GPU-hours sit at {}–{}% utilization (rule: concentrated there → buy)", pct(in_band),
+                                format_number(band.low), format_number(band.high)));
+  } else {
+    p.verdict = mean < idle_below ? "rent" : "hybrid";
+    p.why.push_back(fmt::format("no clear pattern: {} of GPU-hours idle, {} in {}–{}%, weekly mean {}%", pct(idle), pct(in_band),
+                                format_number(band.low), format_number(band.high), format_number(mean)));
+  }
+  return p;
+}
+
+// The cost answer on the measured profile: the tco model with the caller's prices, or the
+// catalog's (the GPU model's quote to own, the cheapest catalog cloud offer and the monthly
+// market rent to rent).
+Result<tco::Scenario> scenario_for(const UsageResult& r, const Options& o, const catalog::Catalog& cat) {
+  tco::Scenario sc;
+  if (o.scenario) {
+    sc = *o.scenario;
+  } else {
+    int largest_platform = 1;
+    for (const catalog::Entry* p : cat.of_kind("platform"))
+      largest_platform = std::max(largest_platform, static_cast<int>(p->number("max_gpus")));
+    const int per_node = std::min(r.gpus, largest_platform);
+    plan::ConfigInput in;
+    in.config.gpu = o.gpu;
+    in.config.gpus = per_node;
+    in.config.nodes = (r.gpus + per_node - 1) / per_node;
+    auto config = plan::resolve_config(in, cat);
+    if (!config) return config.error();
+    plan::Quote q = plan::build_quote(*config, cat);
+    const catalog::Entry* gpu = cat.find("gpu", o.gpu);
+    const catalog::Entry* offer = nullptr;
+    double offer_gpu_hour = 0;
+    for (const catalog::Entry* c : cat.of_kind("cloud_offer")) {
+      const catalog::Entry* g = cat.find("gpu", c->text("gpu"));
+      auto rate = cat.rate_to_cny(c->text("currency"));
+      if (!g || !rate || g->text("family") != gpu->text("family")) continue;
+      double per_gpu = rate->convert(c->number("on_demand_hour")) / c->number("gpus");
+      if (!offer || per_gpu < offer_gpu_hour) offer = c, offer_gpu_hour = per_gpu;
+    }
+    if (!offer) return Error{{}, 0, "--scenario", "the catalog has no cloud offer for " + o.gpu + "; pass --scenario with your prices"};
+    // Renting here means the public cloud's on-demand price, a real listed figure; monthly
+    // server rent and spot prices vary by contract, so they come with --scenario.
+    std::string yaml = fmt::format(
+        "name: measured usage, catalog prices\nhorizon: {} months\nowned: {{gpus: {}, gpu: {}, price: [{}, {}]}}\n"
+        "rent: {{cloud_offer: {}}}\ndemand: {{utilization: 0%}}\n",
+        cat.threshold("term.years") * 12, config->total_gpus(), o.gpu, q.total_buy.low, q.total_buy.high, offer->id);
+    auto parsed = tco::parse_scenario(yaml, "(catalog prices)", cat);
+    if (!parsed) return parsed.error();
+    sc = *parsed;
+    sc.owned.power_kw = Range::point(q.power.total_w() * config->nodes / 1000);
+  }
+  // The measured profile, repeated over the horizon.
+  sc.demand.assign(static_cast<size_t>(sc.horizon_hours), 0);
+  for (size_t h = 0; h < sc.demand.size() && !r.demand.empty(); ++h) sc.demand[h] = r.demand[h % r.demand.size()];
+  sc.demand_description = fmt::format("measured: {} h of {} GPUs, repeated over {} h", r.hours, r.gpus, sc.horizon_hours);
+  return sc;
+}
+
+}  // namespace
+
+UsageResult analyse(const HourlyData& data, const Options& options, const catalog::Catalog& cat) {
+  UsageResult r;
+  r.stats = data.stats;
+  r.gpu_names = data.gpus;
+  r.gpus = static_cast<int>(data.gpus.size());
+  if (data.hours.empty()) {
+    r.pattern = rule_of_thumb(r, {}, cat);
+    return r;
+  }
+  const int64_t first = data.hours.begin()->first;
+  const int64_t last = data.hours.rbegin()->first;
+  r.first_hour = first;
+  r.hours = last - first + 1;
+  const double threshold = options.busy_threshold_pct > 0 ? options.busy_threshold_pct : cat.threshold("usage.busy_threshold_pct");
+
+  std::vector<double> util_sum(r.gpus, 0), util_n(r.gpus, 0);
+  std::vector<double> gpu_hour_utils;
+  r.demand.assign(static_cast<size_t>(r.hours), 0);
+  std::array<std::array<double, 24>, 7> week_sum{}, week_n{};
+  int64_t current_day = INT64_MIN;
+  for (const auto& [hour, accs] : data.hours) {
+    for (size_t g = 0; g < accs.size(); ++g) {
+      if (auto u = accs[g].mean_util()) {
+        util_sum[g] += *u;
+        ++util_n[g];
+        gpu_hour_utils.push_back(*u);
+        if (*u >= threshold) r.demand[static_cast<size_t>(hour - first)] += 1;
+      }
+    }
+    const int64_t day = floor_div(hour, 24);
+    const int hod = static_cast<int>(hour - day * 24);
+    if (day != current_day) {
+      // Fill missing days so the day heatmap shows gaps as gaps.
+      while (current_day != INT64_MIN && current_day + 1 < day) {
+        ++current_day;
+        r.by_day.rows.push_back(date_of_day(current_day));
+        r.by_day.cells.emplace_back();
+      }
+      current_day = day;
+      r.by_day.rows.push_back(date_of_day(day));
+      r.by_day.cells.emplace_back();
+    }
+    if (auto f = fleet_util(accs)) {
+      r.by_day.cells.back()[hod] = *f;
+      const int weekday = static_cast<int>(((day + 3) % 7 + 7) % 7);  // 1970-01-01 was a Thursday
+      week_sum[weekday][hod] += *f;
+      week_n[weekday][hod] += 1;
+    }
+  }
+  for (int g = 0; g < r.gpus; ++g) r.gpu_mean_util.push_back(util_n[g] ? util_sum[g] / util_n[g] : 0);
+  for (int w = 0; w < 7; ++w) {
+    r.by_weekday.rows.push_back(kWeekdays[w]);
+    r.by_weekday.cells.emplace_back();
+    for (int h = 0; h < 24; ++h)
+      if (week_n[w][h] > 0) r.by_weekday.cells.back()[h] = week_sum[w][h] / week_n[w][h];
+  }
+  for (const Bin& b : kBins) {
+    double n = std::count_if(gpu_hour_utils.begin(), gpu_hour_utils.end(), [&](double u) { return u >= b.low && u < b.high; });
+    r.bins.emplace_back(b.name, gpu_hour_utils.empty() ? 0 : n / gpu_hour_utils.size());
+  }
+  r.pattern = rule_of_thumb(r, gpu_hour_utils, cat);
+
+  auto sc = scenario_for(r, options, cat);
+  if (!sc) {
+    r.recommendation_why.push_back("no cost answer: " + sc.error().str());
+    return r;
+  }
+  r.costs = tco::analyse(*sc, cat);
+  const tco::TcoResult& c = *r.costs;
+  r.recommendation = c.recommendation;
+  r.owned_gpus = c.recommendation == "hybrid" ? c.hybrid.owned_gpus : c.recommendation == "buy" ? sc->owned.gpus : 0;
+  r.recommendation_why = c.why;
+  // Why the answers differ: how busy the GPUs beyond the owned ones are.
+  if (r.owned_gpus < r.gpus && !r.demand.empty()) {
+    const double beyond = std::count_if(r.demand.begin(), r.demand.end(), [&](double d) { return d > r.owned_gpus; });
+    r.recommendation_why.push_back(fmt::format("a GPU beyond the {} owned would be busy {} of hours: renting those hours is cheaper",
+                                               r.owned_gpus, pct(beyond / r.demand.size())));
+  }
+  if (r.pattern.verdict != (r.recommendation == "hybrid" ? "hybrid" : r.recommendation == "buy" ? "buy" : "rent"))
+    r.recommendation_why.push_back("the rule of thumb says " + r.pattern.verdict +
+                                   "; the cost answer prices the measured hours with the offers above");
+  return r;
+}
+
+std::string demand_csv(const UsageResult& r) {
+  std::string out = "hour,busy_gpus\n";
+  for (size_t h = 0; h < r.demand.size(); ++h) out += fmt::format("{},{}\n", h, r.demand[h]);
+  return out;
+}
+
+}  // namespace gpuplan::usage

@@ -1,0 +1,238 @@
+// Each reader on small fixtures in the tools' real formats, and each malformed case.
+#include "telemetry/readers.h"
+
+#include <zlib.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include <gtest/gtest.h>
+
+#include "telemetry/hourly.h"
+#include "test_support.h"
+
+namespace gpuplan::telemetry {
+namespace {
+
+using gpuplan::testing::temp_dir;
+using gpuplan::testing::write_file;
+
+struct Collect : SampleSink {
+  std::vector<Sample> samples;
+  void add(const Sample& s) override { samples.push_back(s); }
+};
+
+struct Read {
+  ReadStats stats;
+  std::vector<Sample> samples;
+  GpuRegistry gpus;
+};
+
+Read read(const std::string& path, SourceFormat f = SourceFormat::kAuto) {
+  Read r;
+  Collect c;
+  auto stats = read_samples(path, f, r.gpus, c);
+  EXPECT_TRUE(stats.ok()) << (stats.ok() ? "" : stats.error().str());
+  if (stats) r.stats = *stats;
+  r.samples = c.samples;
+  return r;
+}
+
+// 2024-05-01 12:00:00 is day 19,844 since 1970: (19,844 × 24 + 12) × 3,600,000 ms.
+constexpr int64_t kNoonMay1 = (19844LL * 24 + 12) * 3600000;
+
+TEST(ReadersTest, DaysFromCivil) {
+  EXPECT_EQ(days_from_civil(1970, 1, 1), 0);
+  EXPECT_EQ(days_from_civil(2024, 5, 1), 19844);
+  EXPECT_EQ(days_from_civil(2000, 3, 1), 11017);
+}
+
+TEST(ReadersTest, SmiCsvWithUnitsNaAndInterleavedGpus) {
+  std::string path = write_file(temp_dir(), "node7.csv",
+                                "timestamp, index, utilization.gpu [%], memory.used [MiB], temperature.gpu, power.draw [W]\n"
+                                "2024/05/01 12:00:00.123, 0, 45 %, 12345 MiB, 61, 250.50 W\n"
+                                "2024/05/01 12:00:00.125, 1, [N/A], 100 MiB, [Not Supported], 80.00 W\n"
+                                "2024/05/01 12:00:01.120, 0, 47 %, 12400 MiB, 62, 251.00 W\n");
+  Read r = read(path);
+  ASSERT_EQ(r.samples.size(), 3u);
+  EXPECT_EQ(r.samples[0].time_ms, kNoonMay1 + 123);
+  EXPECT_EQ(r.samples[0].utilization_pct, 45.0f);
+  EXPECT_EQ(r.samples[0].memory_used_mib, 12345.0f);
+  EXPECT_EQ(r.samples[0].power_w, 250.5f);
+  EXPECT_FALSE(r.samples[1].utilization_pct.has_value());  // [N/A]
+  EXPECT_FALSE(r.samples[1].temperature_c.has_value());    // [Not Supported]
+  EXPECT_EQ(r.samples[2].time_ms, kNoonMay1 + 1120);
+  EXPECT_EQ(r.gpus.names(), (std::vector<std::string>{"node7/0", "node7/1"}));
+  EXPECT_EQ(r.stats.skipped_count, 0);
+}
+
+TEST(ReadersTest, SmiCsvNoUnitsAnyColumnOrderAndRepeatedHeader) {
+  // --format=csv,nounits, columns in another order, and a restart that prints the header again.
+  std::string path = write_file(temp_dir(), "h.csv",
+                                "utilization.gpu [%], timestamp, uuid\n"
+                                "30, 2024/05/01 12:00:00.000, GPU-aaa\n"
+                                "utilization.gpu [%], timestamp, uuid\n"
+                                "31, 2024/05/01 12:00:01.000, GPU-bbb\n");
+  Read r = read(path, SourceFormat::kSmiCsv);
+  ASSERT_EQ(r.samples.size(), 2u);
+  EXPECT_EQ(r.samples[1].utilization_pct, 31.0f);
+  EXPECT_EQ(r.gpus.names()[1], "h/GPU-bbb");
+}
+
+TEST(ReadersTest, MalformedLinesAreCountedWithFileAndLine) {
+  std::string path = write_file(temp_dir(), "bad.csv",
+                                "timestamp, index, utilization.gpu [%]\n"
+                                "2024/05/01 12:00:00.000, 0, 40 %\n"
+                                "garbage line here\n"
+                                "2024/13/01 12:00:00.000, 0, 40 %\n"   // month 13
+                                "2024/05/01 12:00:02.000, 0, 140 %\n"  // above 100%
+                                "2024/05/01 12:00:03.000, 0\n"         // a field missing
+                                "2024/05/01 12:00:04.000, 0, 4");      // truncated: no newline, no unit
+  Read r = read(path);
+  EXPECT_EQ(r.samples.size(), 2u);  // line 2 and the truncated "4" (a valid number)
+  EXPECT_EQ(r.stats.skipped_count, 4);
+  ASSERT_EQ(r.stats.skipped.size(), 4u);
+  EXPECT_EQ(r.stats.skipped[0].line, 3);
+  EXPECT_EQ(r.stats.skipped[0].file, path);
+  EXPECT_EQ(r.stats.skipped[1].line, 4);
+  EXPECT_EQ(r.stats.skipped[2].line, 5);
+  EXPECT_EQ(r.stats.skipped[3].line, 6);
+}
+
+TEST(ReadersTest, TruncatedLastLineIsReportedAsSuch) {
+  std::string path = write_file(temp_dir(), "t.csv",
+                                "timestamp, index, utilization.gpu [%]\n2024/05/01 12:00:00.000, 0, 40 %\n2024/05/01 12:0");
+  Read r = read(path);
+  ASSERT_EQ(r.stats.skipped.size(), 1u);
+  EXPECT_EQ(r.stats.skipped[0].line, 3);
+  EXPECT_EQ(r.stats.skipped[0].reason, "truncated last line");
+}
+
+TEST(ReadersTest, DmonWithDateTimeAndRepeatedHeaders) {
+  std::string path = write_file(temp_dir(), "dmon.log",
+                                "# gpu    pwr  gtemp  mtemp     sm    mem    enc    dec   mclk   pclk     fb   bar1\n"
+                                "# Idx      W      C      C      %      %      %      %    MHz    MHz     MB     MB\n"
+                                "#Date       Time        gpu    pwr  gtemp  mtemp     sm    mem    enc    dec   mclk   pclk     fb   bar1\n"
+                                "#YYYYMMDD   HH:MM:SS    Idx      W      C      C      %      %      %      %    MHz    MHz     MB     MB\n"
+                                " 20240501   12:00:00      0    250     61      -     93     40      0      0   1593   1410  30000      2\n"
+                                " 20240501   12:00:00      1     60     35      -      -      0      0      0   1593    210    500      2\n");
+  Read r = read(path);
+  ASSERT_EQ(r.samples.size(), 2u);
+  EXPECT_EQ(r.samples[0].time_ms, kNoonMay1);
+  EXPECT_EQ(r.samples[0].utilization_pct, 93.0f);
+  EXPECT_EQ(r.samples[0].memory_used_mib, 30000.0f);
+  EXPECT_EQ(r.samples[0].sm_clock_mhz, 1410.0f);
+  EXPECT_FALSE(r.samples[1].utilization_pct.has_value());  // "-"
+}
+
+TEST(ReadersTest, DmonWithoutTimestampsSaysToUseDT) {
+  std::string path = write_file(temp_dir(), "plain.log",
+                                "# gpu    pwr  gtemp  mtemp     sm    mem\n# Idx      W      C      C      %      %\n"
+                                "    0    250     61      -     93     40\n");
+  Read r = read(path, SourceFormat::kDmon);
+  EXPECT_EQ(r.samples.size(), 0u);
+  ASSERT_EQ(r.stats.skipped.size(), 1u);
+  EXPECT_NE(r.stats.skipped[0].reason.find("-o DT"), std::string::npos);
+}
+
+TEST(ReadersTest, PromScrapesFromADirectoryTakeTheirTimeFromTheName) {
+  std::string dir = temp_dir() + "/scrapes";
+  std::filesystem::create_directories(dir);
+  const std::string body =
+      "# HELP DCGM_FI_DEV_GPU_UTIL GPU utilization (in %).\n# TYPE DCGM_FI_DEV_GPU_UTIL gauge\n"
+      "DCGM_FI_DEV_GPU_UTIL{gpu=\"0\",UUID=\"GPU-a\",device=\"nvidia0\",Hostname=\"node1\"} 71\n"
+      "DCGM_FI_DEV_FB_USED{gpu=\"0\",UUID=\"GPU-a\",device=\"nvidia0\",Hostname=\"node1\"} 2048\n"
+      "DCGM_FI_DEV_SM_CLOCK{gpu=\"0\",UUID=\"GPU-a\",Hostname=\"node1\"} NaN\n"
+      "DCGM_FI_DEV_XID_ERRORS{gpu=\"0\",UUID=\"GPU-a\",Hostname=\"node1\"} 0\n";
+  write_file(dir, "scrape-1714564800.prom", body);  // 2024-05-01 12:00:00 UTC
+  write_file(dir, "scrape-1714564805.prom", body);
+  Read r = read(dir);
+  ASSERT_EQ(r.samples.size(), 4u);  // util and fb from each scrape; NaN and other metrics skipped
+  EXPECT_EQ(r.samples[0].time_ms, 1714564800000);
+  EXPECT_EQ(r.samples[0].utilization_pct, 71.0f);
+  EXPECT_EQ(r.samples[1].memory_used_mib, 2048.0f);
+  EXPECT_EQ(r.samples[2].time_ms, 1714564805000);
+  EXPECT_EQ(r.gpus.names(), (std::vector<std::string>{"node1/0"}));
+}
+
+TEST(ReadersTest, GzipIsReadTransparently) {
+  std::string path = temp_dir() + "/log.csv.gz";
+  gzFile gz = gzopen(path.c_str(), "wb");
+  const std::string text = "timestamp, index, utilization.gpu [%]\n2024/05/01 12:00:00.000, 0, 40 %\n";
+  gzwrite(gz, text.data(), static_cast<unsigned>(text.size()));
+  gzclose(gz);
+  Read r = read(path);
+  ASSERT_EQ(r.samples.size(), 1u);
+  EXPECT_EQ(r.samples[0].utilization_pct, 40.0f);
+}
+
+TEST(ReadersTest, MissingFileAndUnknownFormatAreErrors) {
+  GpuRegistry g;
+  Collect c;
+  auto missing = read_samples("/nonexistent/x.csv", SourceFormat::kSmiCsv, g, c);
+  ASSERT_FALSE(missing.ok());
+  EXPECT_EQ(missing.error().file, "/nonexistent/x.csv");
+  std::string path = write_file(temp_dir(), "what.txt", "hello\nworld\n");
+  auto unknown = read_samples(path, SourceFormat::kAuto, g, c);
+  ASSERT_FALSE(unknown.ok());
+  EXPECT_NE(unknown.error().message.find("unknown log format"), std::string::npos);
+}
+
+TEST(HourlyTest, DuplicatesAreDroppedAndClockJumpsCounted) {
+  std::string path = write_file(temp_dir(), "d.csv",
+                                "timestamp, index, utilization.gpu [%]\n"
+                                "2024/05/01 12:00:00.000, 0, 40 %\n"
+                                "2024/05/01 12:00:00.000, 0, 40 %\n"   // duplicate
+                                "2024/05/01 12:30:00.000, 0, 60 %\n"
+                                "2024/05/01 12:10:00.000, 0, 50 %\n"   // clock went back
+                                "2024/05/01 13:00:00.000, 0, 90 %\n");
+  auto data = read_hourly({path}, SourceFormat::kAuto);
+  ASSERT_TRUE(data.ok());
+  EXPECT_EQ(data->stats.duplicates, 1);
+  EXPECT_EQ(data->stats.clock_jumps, 1);
+  ASSERT_EQ(data->hours.size(), 2u);
+  const HourAcc& noon = data->hours.begin()->second[0];
+  EXPECT_EQ(noon.count, 3u);
+  EXPECT_DOUBLE_EQ(*noon.mean_util(), 50);  // (40 + 60 + 50) / 3
+}
+
+TEST(HourlyTest, LargeFilesReadInParallelGiveTheSameHours) {
+  // The parallel path is chosen from 32 MiB: 760,000 rows of ≈ 45 bytes is just above it.
+  std::string path = temp_dir() + "/big.csv";
+  {
+    std::ofstream out(path);
+    out << "timestamp, index, utilization.gpu [%], memory.used [MiB], temperature.gpu\n";
+    char line[128];
+    int64_t rows = 0;
+    for (int64_t t = 0; rows < 760000; ++t)
+      for (int g = 0; g < 4; ++g, ++rows) {
+        int h = static_cast<int>(t / 3600), m = static_cast<int>(t / 60 % 60), s = static_cast<int>(t % 60);
+        std::snprintf(line, sizeof line, "2024/05/%02d %02d:%02d:%02d.000, %d, %d %%, %d MiB, %d\n", 1 + h / 24, h % 24, m, s, g,
+                      static_cast<int>((t + g) % 101), 1000 + g, 40 + g);
+        out << line;
+      }
+  }
+  ASSERT_GT(std::filesystem::file_size(path), 32u << 20);
+  auto parallel = read_hourly({path}, SourceFormat::kSmiCsv);
+  ASSERT_TRUE(parallel.ok());
+  // The same file through one thread: the gzip path never splits.
+  GpuRegistry reg;
+  HourlyData serial;
+  HourlyAggregator agg(serial);
+  ASSERT_TRUE(read_samples(path, SourceFormat::kSmiCsv, reg, agg).ok());
+  serial.gpus = reg.names();
+  ASSERT_EQ(parallel->hours.size(), serial.hours.size());
+  EXPECT_EQ(parallel->gpus, serial.gpus);
+  for (const auto& [hour, accs] : serial.hours) {
+    const auto& p = parallel->hours.at(hour);
+    for (size_t g = 0; g < accs.size(); ++g) {
+      EXPECT_EQ(p[g].count, accs[g].count);
+      EXPECT_DOUBLE_EQ(p[g].util_sum, accs[g].util_sum);
+      EXPECT_EQ(p[g].temp_max, accs[g].temp_max);
+    }
+  }
+  EXPECT_EQ(parallel->stats.samples, 760000);
+}
+
+}  // namespace
+}  // namespace gpuplan::telemetry

@@ -1,0 +1,132 @@
+// The analysis on synthetic profiles: the rule-of-thumb pattern of each, the cost-optimal
+// strategy with catalog prices, and the demand profile that tco reads.
+#include "usage/usage.h"
+
+#include <sstream>
+
+#include <gtest/gtest.h>
+
+#include "tco/tco.h"
+#include "test_support.h"
+#include "usage/synth.h"
+
+namespace gpuplan::usage {
+namespace {
+
+using gpuplan::testing::default_catalog;
+using gpuplan::testing::temp_dir;
+using gpuplan::testing::write_file;
+
+telemetry::HourlyData synth_hours(SynthPattern pattern, int days, int gpus = 8, SynthFormat format = SynthFormat::kSmiCsv) {
+  SynthOptions o;
+  o.pattern = pattern;
+  o.format = format;
+  o.gpus = gpus;
+  o.days = days;
+  o.interval_s = 60;
+  std::ostringstream text;
+  synthesize(o, text);
+  std::string path = write_file(temp_dir(), "synth.log", text.str());
+  auto data = telemetry::read_hourly({path}, telemetry::SourceFormat::kAuto);
+  EXPECT_TRUE(data.ok()) << (data.ok() ? "" : data.error().str());
+  return data.ok() ? *data : telemetry::HourlyData{};
+}
+
+TEST(SynthTest, PatternsAreWhatTheyClaim) {
+  SynthOptions o;
+  o.pattern = SynthPattern::kNightlyPeak;
+  EXPECT_GE(synth_utilization(o, 0, 3 * 3600), 85);   // first half: busy all day
+  EXPECT_LE(synth_utilization(o, 7, 3 * 3600), 3);    // second half: idle at 03:00
+  EXPECT_GE(synth_utilization(o, 7, 21 * 3600), 85);  // … and busy at 21:00
+  o.pattern = SynthPattern::kWeeklyBurst;
+  EXPECT_GE(synth_utilization(o, 3, 86400 + 5), 90);      // Tuesday
+  EXPECT_LE(synth_utilization(o, 3, 2 * 86400 + 5), 3);   // Wednesday
+}
+
+TEST(SynthTest, EveryFormatReadsBackToTheSameHours) {
+  auto csv = synth_hours(SynthPattern::kNightlyPeak, 2, 2, SynthFormat::kSmiCsv);
+  auto dmon = synth_hours(SynthPattern::kNightlyPeak, 2, 2, SynthFormat::kDmon);
+  auto prom = synth_hours(SynthPattern::kNightlyPeak, 2, 2, SynthFormat::kProm);
+  ASSERT_EQ(csv.hours.size(), 48u);
+  ASSERT_EQ(dmon.hours.size(), 48u);
+  ASSERT_EQ(prom.hours.size(), 48u);
+  for (const auto& [hour, accs] : csv.hours)
+    for (size_t g = 0; g < 2; ++g) {
+      EXPECT_DOUBLE_EQ(*accs[g].mean_util(), *dmon.hours.at(hour)[g].mean_util());
+      EXPECT_DOUBLE_EQ(*accs[g].mean_util(), *prom.hours.at(hour)[g].mean_util());
+      EXPECT_EQ(accs[g].count, 60u);  // one sample a minute
+    }
+  EXPECT_EQ(csv.stats.skipped_count + dmon.stats.skipped_count + prom.stats.skipped_count, 0);
+}
+
+TEST(UsageTest, IdleProfileRents) {
+  UsageResult r = analyse(synth_hours(SynthPattern::kIdle, 7), {}, default_catalog());
+  EXPECT_EQ(r.pattern.verdict, "rent");  // every GPU-hour below 20% (rule: > 80% → rent)
+  EXPECT_EQ(r.hours, 168);
+  EXPECT_EQ(r.gpus, 8);
+  EXPECT_NEAR(r.bins[0].second, 1.0, 1e-12);  // all in 0–20
+  ASSERT_TRUE(r.costs.has_value());
+  EXPECT_NE(r.recommendation, "buy");
+  EXPECT_EQ(r.owned_gpus, 0);
+}
+
+TEST(UsageTest, SteadyProfileBuys) {
+  UsageResult r = analyse(synth_hours(SynthPattern::kSteady, 7), {}, default_catalog());
+  EXPECT_EQ(r.pattern.verdict, "buy");  // hourly means ≈ 80%, all in 60–95%
+  EXPECT_NEAR(r.bins[3].second, 1.0, 1e-12);
+  EXPECT_EQ(r.recommendation, "buy");
+  EXPECT_EQ(r.owned_gpus, 8);
+  for (double d : r.demand) EXPECT_EQ(d, 8);  // every GPU busy every hour
+}
+
+TEST(UsageTest, NightlyPeakLooksHybridAndOwnsHalfTheGpus) {
+  UsageResult r = analyse(synth_hours(SynthPattern::kNightlyPeak, 14), {}, default_catalog());
+  EXPECT_EQ(r.pattern.verdict, "hybrid");
+  // 4 GPUs busy all day, all 8 from 20:00 to 24:00: demand 4 or 8.
+  ASSERT_EQ(r.demand.size(), 14u * 24);
+  EXPECT_EQ(r.demand[3], 4);
+  EXPECT_EQ(r.demand[21], 8);
+  // Owning a peak GPU (busy 4 h in 24, 17% of hours) costs more than renting its hours at the
+  // cheapest catalog offer; owning a baseline GPU costs less. So own 4, burst 4.
+  EXPECT_EQ(r.recommendation, "hybrid");
+  EXPECT_EQ(r.owned_gpus, 4);
+}
+
+TEST(UsageTest, HeatmapsByDayAndWeekday) {
+  UsageResult r = analyse(synth_hours(SynthPattern::kWeeklyBurst, 14), {}, default_catalog());
+  ASSERT_EQ(r.by_day.rows.size(), 14u);
+  EXPECT_EQ(r.by_day.rows[0], "2024-04-29");
+  EXPECT_EQ(r.by_weekday.rows[0], "Mon");
+  EXPECT_GE(*r.by_weekday.cells[0][10], 90);  // Monday 10:00
+  EXPECT_LE(*r.by_weekday.cells[2][10], 3);   // Wednesday 10:00
+  EXPECT_EQ(r.pattern.verdict, "hybrid");     // peaked by weekday
+  EXPECT_NE(r.recommendation, "buy");         // two days a week do not pay for owning
+}
+
+TEST(UsageTest, DemandProfileFeedsTcoWithTheSameFigures) {
+  UsageResult r = analyse(synth_hours(SynthPattern::kNightlyPeak, 7), {}, default_catalog());
+  std::string dir = temp_dir();
+  write_file(dir, "demand.csv", demand_csv(r));
+  write_file(dir, "s.yaml",
+             "horizon: 36 months\nowned: {gpus: 8, price: 1600000, residual: 0, power_kw: 0}\n"
+             "rent: {on_demand_gpu_hour: 20}\ndemand: {file: demand.csv}\n");
+  auto sc = tco::read_scenario(dir + "/s.yaml", default_catalog());
+  ASSERT_TRUE(sc.ok()) << sc.error().str();
+  // The same prices through usage --scenario: identical totals.
+  Options o;
+  o.scenario = *sc;
+  UsageResult again = analyse(synth_hours(SynthPattern::kNightlyPeak, 7), o, default_catalog());
+  tco::TcoResult direct = tco::analyse(*sc, default_catalog());
+  ASSERT_TRUE(again.costs.has_value());
+  ASSERT_EQ(again.costs->strategies.size(), direct.strategies.size());
+  for (size_t i = 0; i < direct.strategies.size(); ++i)
+    EXPECT_NEAR(again.costs->strategies[i].total, direct.strategies[i].total, 1e-6) << direct.strategies[i].id;
+  // 4 GPUs × 20 h + 8 × 4 h = 112 busy GPU-hours a day; × 1,095 days.
+  double used = 0;
+  for (double d : sc->demand) used += d;
+  EXPECT_NEAR(used, 112.0 * 1095, 1e-9);
+  EXPECT_EQ(again.owned_gpus, 4);  // 1,600,000 / 8 = 200,000 a GPU: as in TcoTest's nightly case
+}
+
+}  // namespace
+}  // namespace gpuplan::usage
