@@ -85,6 +85,19 @@ bool make_context(const Common& common, Context& ctx, int& exit_code, bool html_
   return true;
 }
 
+// Prints a report, or writes it to `output` when one is given.
+int emit(const std::string& text, const std::string& output) {
+  if (output.empty()) {
+    std::cout << text;
+    return kOk;
+  }
+  std::ofstream out(output);
+  out << text;
+  if (!out) return bad_input(Error{output, 0, "--output", "cannot write the report"});
+  std::cerr << "gpuplan: wrote " << output << "\n";
+  return kOk;
+}
+
 // --- quote -------------------------------------------------------------------------------
 
 struct QuoteArgs {
@@ -259,16 +272,7 @@ int run_tco(const Common& common, const TcoArgs& args) {
   }
   if (args.seed) scenario->mc_seed = *args.seed;
   tco::TcoResult result = tco::analyse(*scenario, ctx.catalog);
-  const std::string text = report::render_tco(result, ctx.format, ctx.style);
-  if (args.output.empty()) {
-    std::cout << text;
-    return kOk;
-  }
-  std::ofstream out(args.output);
-  out << text;
-  if (!out) return bad_input(Error{args.output, 0, "--output", "cannot write the report"});
-  std::cerr << "gpuplan: wrote " << args.output << "\n";
-  return kOk;
+  return emit(report::render_tco(result, ctx.format, ctx.style), args.output);
 }
 
 // --- usage -------------------------------------------------------------------------------
@@ -314,8 +318,9 @@ int run_usage(const Common& common, const UsageArgs& a) {
   if (!a.prometheus.empty()) {
     telemetry::PromQuery q;
     q.url = a.prometheus;
+    // The hour in progress is not complete: end at the last full hour.
     const int64_t now = static_cast<int64_t>(std::time(nullptr));
-    q.to_s = now;
+    q.to_s = now - now % 3600;
     if (!a.to.empty()) {
       auto t = parse_time(a.to);
       if (!t) return bad_input("--to: '" + a.to + "' is not a date (2024-05-01, 2024-05-01T12:00:00 UTC, or Unix seconds)");
@@ -362,15 +367,7 @@ int run_usage(const Common& common, const UsageArgs& a) {
     out << usage::demand_csv(result);
     if (!out) return bad_input(Error{a.write_demand, 0, "--write-demand", "cannot write the demand profile"});
   }
-  const std::string text = report::render_usage(result, ctx.format, ctx.style);
-  if (a.output.empty()) {
-    std::cout << text;
-    return kOk;
-  }
-  std::ofstream out(a.output);
-  out << text;
-  if (!out) return bad_input(Error{a.output, 0, "--output", "cannot write the report"});
-  return kOk;
+  return emit(report::render_usage(result, ctx.format, ctx.style), a.output);
 }
 
 struct SynthArgs {

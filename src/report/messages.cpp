@@ -209,6 +209,9 @@ const std::vector<Message> kMessages = {
 
 const std::vector<std::pair<std::string_view, std::pair<std::string_view, std::string_view>>> kUi = {
   {"quote", {"Quote", "报价"}},
+  {"usage_per_host", {"Mean utilization per host", "各主机平均利用率"}},
+  {"usage_host", {"Host", "主机"}},
+  {"usage_gpus", {"GPUs", "GPU 数"}},
   {"config", {"Configuration", "配置"}},
   {"line", {"Line", "项目"}},
   {"qty", {"Qty", "数量"}},

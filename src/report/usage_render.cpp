@@ -185,6 +185,18 @@ Block per_gpu_block(const UsageResult& r, Lang lang) {
   return b;
 }
 
+Block per_host_block(const UsageResult& r, Lang lang) {
+  Block b;
+  b.heading = ui("usage_per_host", lang);
+  b.columns = {ui("usage_host", lang), ui("usage_gpus", lang), ui("usage_mean_util", lang)};
+  b.align = {A::kLeft, A::kRight, A::kRight};
+  for (const auto& h : r.hosts) {
+    b.rows.push_back({h.name, std::to_string(h.gpus), format_percent(h.mean_util)});
+    b.bars.push_back(h.mean_util / 100);
+  }
+  return b;
+}
+
 Block pattern_block(const UsageResult& r, Lang lang) {
   Block b;
   b.heading = ui("usage_pattern", lang);
@@ -254,6 +266,7 @@ Report build_report(const UsageResult& r, Lang lang) {
                 heatmap_block(r.by_day, ui("usage_by_day", lang), lang, true),
                 bins_block(r, lang),
                 per_gpu_block(r, lang),
+                per_host_block(r, lang),
                 pattern_block(r, lang),
                 cost_block(r, lang),
                 skipped_block(r, lang)};
@@ -302,6 +315,12 @@ json usage_json(const UsageResult& r, Lang /*lang*/) {
   if (r.costs)
     for (const auto& s : r.costs->strategies)
       strategies.push_back({{"id", s.id}, {"total", s.total}, {"per_used_gpu_hour", s.per_used_gpu_hour}});
+  json hosts = json::array();
+  for (const auto& h : r.hosts) {
+    json hourly = json::array();
+    for (const auto& v : h.hourly) hourly.push_back(v ? json(*v) : json(nullptr));
+    hosts.push_back({{"name", h.name}, {"gpus", h.gpus}, {"mean_util", h.mean_util}, {"hourly", hourly}});
+  }
   json skipped = json::array();
   for (const auto& s : r.stats.skipped) skipped.push_back({{"file", s.file}, {"line", s.line}, {"reason", s.reason}});
   return {
@@ -316,6 +335,7 @@ json usage_json(const UsageResult& r, Lang /*lang*/) {
       {"skipped_count", r.stats.skipped_count},
       {"gpu_names", r.gpu_names},
       {"gpu_mean_util", r.gpu_mean_util},
+      {"hosts", hosts},
       {"demand", {{"first_hour", r.first_hour}, {"busy_gpus", r.demand}}}};
 }
 

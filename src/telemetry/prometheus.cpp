@@ -243,7 +243,8 @@ Result<size_t> query_metric(const PromQuery& q, const std::string& base, const s
   std::string promql = hourly_promql(metric, role);
   // The value for hour h is evaluated 1 ms before its end: Prometheus 2.x range selectors
   // include both ends, so evaluating at the hour's end would count a sample taken exactly on the
-  // hour in two hours; at end − 1 ms the window is the hour [start, end) on either 2.x or 3.x.
+  // hour in two hours. At end − 1 ms the window is [start, end) on 3.x (left-open ranges) and
+  // [start − 1 ms, end − 1 ms] on 2.x: the hour, but for samples in that one millisecond.
   double start = static_cast<double>((chunk.first_hour + 1) * kHour) - 0.001;
   double end = static_cast<double>(chunk.end_hour * kHour) - 0.001;
   std::unique_ptr<char, decltype(&curl_free)> escaped(

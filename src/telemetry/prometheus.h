@@ -1,6 +1,7 @@
 // Prometheus HTTP API reader: asks the server for hourly means (the aggregation runs there, as
 // PromQL avg_over_time over 1 h windows via /api/v1/query_range with a 1 h step) and returns
 // them as HourlyData, so `gpuplan usage --prometheus URL` downloads hours, not samples.
+// Utilization and memory are hourly means (avg_over_time); temperature the hourly maximum.
 #pragma once
 
 #include <cstdint>

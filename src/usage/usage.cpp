@@ -49,6 +49,34 @@ std::optional<double> fleet_util(const std::vector<HourAcc>& accs) {
   return n ? std::optional(sum / n) : std::nullopt;
 }
 
+// Per host, each hour: the mean of its GPUs' hourly means.
+std::vector<HostUsage> hosts_of(const HourlyData& data, int64_t first, int64_t hours) {
+  std::vector<HostUsage> hosts;
+  std::vector<size_t> host_of_gpu;
+  for (const std::string& name : data.gpus) {
+    const std::string host = name.substr(0, name.find('/'));
+    auto it = std::find_if(hosts.begin(), hosts.end(), [&](const HostUsage& h) { return h.name == host; });
+    if (it == hosts.end()) it = hosts.insert(hosts.end(), HostUsage{host, 0, 0, std::vector<std::optional<double>>(hours)});
+    ++it->gpus;
+    host_of_gpu.push_back(static_cast<size_t>(it - hosts.begin()));
+  }
+  std::vector<double> sum(hosts.size()), n(hosts.size()), total(hosts.size()), total_n(hosts.size());
+  for (const auto& [hour, accs] : data.hours) {
+    std::fill(sum.begin(), sum.end(), 0);
+    std::fill(n.begin(), n.end(), 0);
+    for (size_t g = 0; g < accs.size(); ++g)
+      if (auto u = accs[g].mean_util()) sum[host_of_gpu[g]] += *u, n[host_of_gpu[g]] += 1;
+    for (size_t h = 0; h < hosts.size(); ++h)
+      if (n[h] > 0) {
+        hosts[h].hourly[static_cast<size_t>(hour - first)] = sum[h] / n[h];
+        total[h] += sum[h] / n[h];
+        total_n[h] += 1;
+      }
+  }
+  for (size_t h = 0; h < hosts.size(); ++h) hosts[h].mean_util = total_n[h] ? total[h] / total_n[h] : 0;
+  return hosts;
+}
+
 std::string pct(double share) { return format_number(share * 100, 0) + "%"; }
 
 Pattern rule_of_thumb(const UsageResult& r, const std::vector<double>& gpu_hour_utils, const catalog::Catalog& cat) {
@@ -196,6 +224,7 @@ UsageResult analyse(const HourlyData& data, const Options& options, const catalo
     }
   }
   for (int g = 0; g < r.gpus; ++g) r.gpu_mean_util.push_back(util_n[g] ? util_sum[g] / util_n[g] : 0);
+  r.hosts = hosts_of(data, first, r.hours);
   for (int w = 0; w < 7; ++w) {
     r.by_weekday.rows.push_back(kWeekdays[w]);
     r.by_weekday.cells.emplace_back();

@@ -34,11 +34,20 @@ struct Pattern {
   std::vector<std::string> why;
 };
 
+// One host: the mean of its GPUs' hourly means, each hour and over the whole period.
+struct HostUsage {
+  std::string name;
+  int gpus = 0;
+  double mean_util = 0;
+  std::vector<std::optional<double>> hourly;  // one per hour from first_hour; nullopt: no data
+};
+
 struct UsageResult {
   int64_t hours = 0;  // hours from the first to the last with data
   int gpus = 0;
   std::vector<std::string> gpu_names;
-  std::vector<double> gpu_mean_util;      // per GPU over the whole period
+  std::vector<double> gpu_mean_util;      // per GPU over the whole period, %
+  std::vector<HostUsage> hosts;           // GPU names are "host/gpu"
   Heatmap by_day;                          // day × hour
   Heatmap by_weekday;                      // Mon..Sun × hour
   std::vector<std::pair<std::string, double>> bins;  // "0-20" → share of GPU-hours

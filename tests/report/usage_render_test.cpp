@@ -93,7 +93,7 @@ TEST(UsageRenderTest, JsonHasExactlyThePublicKeys) {
   const json j = usage_json(nightly(), Lang::kEn);
   EXPECT_EQ(keys_of(j),
             (std::set<std::string>{"hours", "gpus", "heatmap", "bins", "pattern", "recommendation", "strategies",
-                                   "skipped", "skipped_count", "gpu_names", "gpu_mean_util", "demand"}));
+                                   "skipped", "skipped_count", "gpu_names", "gpu_mean_util", "hosts", "demand"}));
   EXPECT_EQ(keys_of(j["heatmap"]), (std::set<std::string>{"by_day", "by_weekday"}));
   EXPECT_EQ(keys_of(j["heatmap"]["by_day"]), (std::set<std::string>{"rows", "cells"}));
   EXPECT_EQ(keys_of(j["heatmap"]["by_weekday"]), (std::set<std::string>{"rows", "cells"}));

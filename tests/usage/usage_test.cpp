@@ -103,6 +103,34 @@ TEST(UsageTest, HeatmapsByDayAndWeekday) {
   EXPECT_NE(r.recommendation, "buy");         // two days a week do not pay for owning
 }
 
+TEST(UsageTest, HourlyMeansPerHost) {
+  // Two hosts' logs (the host is the file name): one steady (70–90%), one idle (0–10%).
+  const std::string dir = temp_dir();
+  for (auto [name, pattern] : {std::pair{"busy-node", SynthPattern::kSteady}, {"quiet-node", SynthPattern::kIdle}}) {
+    SynthOptions o;
+    o.pattern = pattern;
+    o.gpus = 2;
+    o.days = 1;
+    o.interval_s = 60;
+    std::ostringstream text;
+    synthesize(o, text);
+    write_file(dir, std::string(name) + ".csv", text.str());
+  }
+  auto data = telemetry::read_hourly({dir + "/busy-node.csv", dir + "/quiet-node.csv"}, telemetry::SourceFormat::kAuto);
+  ASSERT_TRUE(data.ok());
+  UsageResult r = analyse(*data, {}, default_catalog());
+  ASSERT_EQ(r.hosts.size(), 2u);
+  EXPECT_EQ(r.hosts[0].name, "busy-node");
+  EXPECT_EQ(r.hosts[0].gpus, 2);
+  EXPECT_EQ(r.hosts[0].hourly.size(), 24u);
+  EXPECT_GE(r.hosts[0].mean_util, 70);
+  EXPECT_LE(r.hosts[0].mean_util, 90);
+  EXPECT_LE(r.hosts[1].mean_util, 10);
+  // Each hour's host mean is the mean of its GPUs' hourly means.
+  const auto& accs = data->hours.begin()->second;
+  EXPECT_DOUBLE_EQ(*r.hosts[0].hourly[0], (*accs[0].mean_util() + *accs[1].mean_util()) / 2);
+}
+
 TEST(UsageTest, DemandProfileFeedsTcoWithTheSameFigures) {
   UsageResult r = analyse(synth_hours(SynthPattern::kNightlyPeak, 7), {}, default_catalog());
   std::string dir = temp_dir();
