@@ -279,7 +279,9 @@ int run_tco(const Common& common, const TcoArgs& args) {
 
 struct UsageArgs {
   std::vector<std::string> sources;
-  std::string prometheus, since, from, to, source_format = "auto", scenario, gpu = "a100-80gb-sxm", write_demand, output;
+  std::string prometheus, since, from, to, source_format = "auto", scenario, gpu = "a100-80gb-sxm", write_demand, output,
+      dmon_start;
+  int dmon_interval = 1;
   double busy_threshold = 0;
   bool quiet = false;
 };
@@ -343,7 +345,15 @@ int run_usage(const Common& common, const UsageArgs& a) {
     else if (a.source_format == "dmon") f = telemetry::SourceFormat::kDmon;
     else if (a.source_format == "prom") f = telemetry::SourceFormat::kPromText;
     else if (a.source_format != "auto") return bad_input("--source-format: '" + a.source_format + "' is not one of auto, smi-csv, dmon, prom");
-    data = telemetry::read_hourly(a.sources, f, progress_bar(a.quiet));
+    telemetry::ReadOptions read_options;
+    if (!a.dmon_start.empty()) {
+      auto t = parse_time(a.dmon_start);
+      if (!t) return bad_input("--dmon-start: '" + a.dmon_start + "' is not a date (2024-05-01T12:00:00, or Unix seconds)");
+      read_options.dmon_start_ms = *t * 1000;
+    }
+    if (a.dmon_interval < 1 || a.dmon_interval > 86400) return bad_input("--dmon-interval: must be between 1 and 86,400 seconds");
+    read_options.dmon_interval_s = a.dmon_interval;
+    data = telemetry::read_hourly(a.sources, f, progress_bar(a.quiet), read_options);
   }
   if (!data) return bad_input(data.error());
   usage::Options options;
@@ -571,6 +581,8 @@ int run(int argc, char** argv) {
   usage_cmd->add_option("--from", ua.from, "With --prometheus: start (2024-05-01, 2024-05-01T12:00:00 UTC, Unix seconds)");
   usage_cmd->add_option("--to", ua.to, "With --prometheus: end (default now)");
   usage_cmd->add_option("--source-format", ua.source_format, "auto, smi-csv, dmon or prom (default auto)");
+  usage_cmd->add_option("--dmon-start", ua.dmon_start, "Start time of dmon logs recorded without -o DT");
+  usage_cmd->add_option("--dmon-interval", ua.dmon_interval, "Their sample interval in seconds (dmon -d; default 1)");
   usage_cmd->add_option("--busy-threshold", ua.busy_threshold, "Hourly utilization % at which a GPU counts as busy (default from the catalog)");
   usage_cmd->add_option("--scenario", ua.scenario, "A tco scenario whose prices cost the measured profile (default: catalog prices)")->type_name("FILE");
   usage_cmd->add_option("--gpu", ua.gpu, "GPU model owned when the catalog prices the answer (default a100-80gb-sxm)");

@@ -145,7 +145,8 @@ void HourlyAggregator::add(const Sample& s) {
   if (s.temperature_c && (!a.temp_max || *s.temperature_c > *a.temp_max)) a.temp_max = s.temperature_c;
 }
 
-Result<HourlyData> read_hourly(const std::vector<std::string>& paths, SourceFormat format, const Progress& progress) {
+Result<HourlyData> read_hourly(const std::vector<std::string>& paths, SourceFormat format, const Progress& progress,
+                               const ReadOptions& options) {
   HourlyData all;
   GpuRegistry registry;
   for (const std::string& path : paths) {
@@ -166,7 +167,7 @@ Result<HourlyData> read_hourly(const std::vector<std::string>& paths, SourceForm
     }
     HourlyData one;
     HourlyAggregator aggregator(one);
-    auto stats = read_samples(path, f, registry, aggregator, progress);
+    auto stats = read_samples(path, f, registry, aggregator, progress, options);
     if (!stats) return stats.error();
     one.gpus = registry.names();
     keep_aggregator_counts(one.stats, *stats);

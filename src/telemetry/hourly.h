@@ -53,6 +53,6 @@ class HourlyAggregator : public SampleSink {
 
 // Reads every path (files, directories, gzip) into hourly data, in order.
 Result<HourlyData> read_hourly(const std::vector<std::string>& paths, SourceFormat format,
-                               const Progress& progress = {});
+                               const Progress& progress = {}, const ReadOptions& options = {});
 
 }  // namespace gpuplan::telemetry

@@ -355,8 +355,8 @@ class SmiCsvParser {
 
 class DmonParser {
  public:
-  DmonParser(const std::string& file, GpuRegistry& registry, SampleSink& sink, ReadStats& stats)
-      : file_(file), gpus_(registry, host_of(file)), sink_(sink), stats_(stats) {}
+  DmonParser(const std::string& file, GpuRegistry& registry, SampleSink& sink, ReadStats& stats, const ReadOptions& options)
+      : file_(file), gpus_(registry, host_of(file)), sink_(sink), stats_(stats), options_(options) {}
 
   void line(std::string_view line, int64_t number, bool complete) {
     ++stats_.lines;
@@ -377,7 +377,21 @@ class DmonParser {
     }
     Sample s;
     if (date_ < 0 || time_ < 0) {
-      stats_.skip(file_, number, "no timestamps: record dmon with -o DT");
+      if (!options_.dmon_start_ms) {
+        stats_.skip(file_, number, "no timestamps: record dmon with -o DT, or give the start time (--dmon-start)");
+        return;
+      }
+      // A new round starts when a GPU comes again: one interval later.
+      const std::string gpu(f[gpu_]);
+      if (std::find(round_.begin(), round_.end(), gpu) != round_.end()) {
+        round_.clear();
+        ++rounds_;
+      }
+      round_.push_back(gpu);
+      s.time_ms = *options_.dmon_start_ms + rounds_ * options_.dmon_interval_s * 1000LL;
+      if (!values(f, s, number, complete)) return;
+      ++stats_.samples;
+      sink_.add(s);
       return;
     }
     std::string_view d = f[date_], t = f[time_];
@@ -393,6 +407,14 @@ class DmonParser {
       return;
     }
     s.time_ms = ((days_from_civil(year, month, day) * 24 + two(t.data())) * 3600 + two(t.data() + 3) * 60 + two(t.data() + 6)) * 1000LL;
+    if (!values(f, s, number, complete)) return;
+    ++stats_.samples;
+    sink_.add(s);
+  }
+
+ private:
+  // The GPU and its readings; false (and the line skipped) when a value is not a number in range.
+  bool values(const std::vector<std::string_view>& f, Sample& s, int64_t number, bool complete) {
     s.gpu = gpus_.id(f[gpu_]);
     bool ok = true;
     auto value = [&](int col, std::optional<float>& out) {
@@ -405,13 +427,11 @@ class DmonParser {
     value(pclk_, s.sm_clock_mhz);
     if (!ok || (s.utilization_pct && *s.utilization_pct > 100)) {
       stats_.skip(file_, number, complete ? "a value is not a number in range" : "truncated last line");
-      return;
+      return false;
     }
-    ++stats_.samples;
-    sink_.add(s);
+    return true;
   }
 
- private:
   static std::vector<std::string_view> split(std::string_view s) {
     std::vector<std::string_view> out;
     size_t i = 0;
@@ -444,8 +464,11 @@ class DmonParser {
   GpuLookup gpus_;
   SampleSink& sink_;
   ReadStats& stats_;
+  const ReadOptions& options_;
   std::vector<std::string> names_;
   int date_ = -1, time_ = -1, gpu_ = -1, sm_ = -1, fb_ = -1, temp_ = -1, power_ = -1, pclk_ = -1;
+  std::vector<std::string> round_;  // GPUs seen in the current round (dmon without -o DT)
+  int64_t rounds_ = 0;
 };
 
 // --- Prometheus text format (dcgm-exporter) -------------------------------------------------
@@ -663,7 +686,7 @@ Result<SourceFormat> detect_format(const std::string& path) {
 }
 
 Result<ReadStats> read_samples(const std::string& path, SourceFormat format, GpuRegistry& gpus, SampleSink& sink,
-                               const Progress& progress) {
+                               const Progress& progress, const ReadOptions& options) {
   std::error_code ec;
   if (fs::is_directory(path, ec)) {
     std::vector<std::string> files;
@@ -673,7 +696,7 @@ Result<ReadStats> read_samples(const std::string& path, SourceFormat format, Gpu
     if (files.empty()) return Error{path, 0, {}, "no scrape files in the directory"};
     ReadStats total;
     for (const auto& f : files) {
-      auto one = read_samples(f, SourceFormat::kPromText, gpus, sink, progress);
+      auto one = read_samples(f, SourceFormat::kPromText, gpus, sink, progress, options);
       if (!one) return one.error();
       total.merge(*one);
     }
@@ -693,7 +716,7 @@ Result<ReadStats> read_samples(const std::string& path, SourceFormat format, Gpu
       return run_parser(path, parser, stats, **src, progress);
     }
     case SourceFormat::kDmon: {
-      DmonParser parser(path, gpus, sink, stats);
+      DmonParser parser(path, gpus, sink, stats, options);
       return run_parser(path, parser, stats, **src, progress);
     }
     case SourceFormat::kPromText: {

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -53,13 +54,20 @@ class SampleSink {
   virtual void add(const Sample& s) = 0;
 };
 
+// What a log cannot say about itself. dmon without -o DT prints no time: its samples are
+// placed from `dmon_start_ms`, one `dmon_interval_s` per round of GPUs.
+struct ReadOptions {
+  std::optional<int64_t> dmon_start_ms;
+  int dmon_interval_s = 1;
+};
+
 // Called with (bytes done, bytes total) now and then, for a progress bar.
 using Progress = std::function<void(int64_t, int64_t)>;
 
 // Reads one file (or, for kPromText/kAuto on a directory, every scrape in it) into `sink`.
 // Errors are only for what stops the whole read (missing file, unknown format).
 Result<ReadStats> read_samples(const std::string& path, SourceFormat format, GpuRegistry& gpus, SampleSink& sink,
-                               const Progress& progress = {});
+                               const Progress& progress = {}, const ReadOptions& options = {});
 
 // Reads the byte range [begin, end) of a plain (not gzip) nvidia-smi CSV file as if `header`
 // came first; lines are numbered from 1 within the range. The range must start at a line start.

@@ -135,6 +135,24 @@ TEST(ReadersTest, DmonWithoutTimestampsSaysToUseDT) {
   EXPECT_NE(r.stats.skipped[0].reason.find("-o DT"), std::string::npos);
 }
 
+TEST(ReadersTest, DmonWithoutTimestampsIsPlacedFromAGivenStart) {
+  // Two rounds of two GPUs at dmon's default 1 s: 12:00:00 and 12:00:01.
+  std::string path = write_file(temp_dir(), "plain.log",
+                                "# gpu    pwr  gtemp  mtemp     sm    mem\n# Idx      W      C      C      %      %\n"
+                                "    0    250     61      -     93     40\n    1    240     60      -     91     40\n"
+                                "    0    251     61      -     94     40\n    1    241     60      -     92     40\n");
+  ReadOptions options;
+  options.dmon_start_ms = kNoonMay1;
+  GpuRegistry gpus;
+  Collect c;
+  auto stats = read_samples(path, SourceFormat::kDmon, gpus, c, {}, options);
+  ASSERT_TRUE(stats.ok());
+  ASSERT_EQ(c.samples.size(), 4u);
+  EXPECT_EQ(c.samples[1].time_ms, kNoonMay1);
+  EXPECT_EQ(c.samples[2].time_ms, kNoonMay1 + 1000);
+  EXPECT_EQ(c.samples[3].utilization_pct, 92.0f);
+}
+
 TEST(ReadersTest, PromScrapesFromADirectoryTakeTheirTimeFromTheName) {
   std::string dir = temp_dir() + "/scrapes";
   std::filesystem::create_directories(dir);
