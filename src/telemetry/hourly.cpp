@@ -45,7 +45,8 @@ int64_t next_line_start(int fd, int64_t from, int64_t size) {
 }
 
 // Reads a large plain nvidia-smi CSV with one thread per core on byte ranges cut at line starts.
-Result<HourlyData> read_smi_parallel(const std::string& path, int64_t size, unsigned threads, const Progress& progress) {
+Result<HourlyData> read_smi_parallel(const std::string& path, int64_t size, unsigned threads, const Progress& progress,
+                                     const ReadOptions& options) {
   int fd = ::open(path.c_str(), O_RDONLY);
   if (fd < 0) return Error{path, 0, {}, std::string("cannot open: ") + std::strerror(errno)};
   const std::string header = first_line(fd);
@@ -64,7 +65,7 @@ Result<HourlyData> read_smi_parallel(const std::string& path, int64_t size, unsi
   for (unsigned t = 0; t < threads; ++t)
     workers.emplace_back([&, t] {
       HourlyAggregator aggregator(parts[t].data);
-      parts[t].stats = read_smi_csv_range(path, cuts[t], cuts[t + 1], header, parts[t].registry, aggregator);
+      parts[t].stats = read_smi_csv_range(path, cuts[t], cuts[t + 1], header, parts[t].registry, aggregator, options);
     });
   for (auto& w : workers) w.join();
   if (progress) progress(size, size);
@@ -149,6 +150,8 @@ Result<HourlyData> read_hourly(const std::vector<std::string>& paths, SourceForm
                                const ReadOptions& options) {
   HourlyData all;
   GpuRegistry registry;
+  ReadOptions usage_options = options;  // the aggregator reads utilization, memory and temperature only
+  usage_options.usage_metrics_only = true;
   for (const std::string& path : paths) {
     SourceFormat f = format;
     if (f == SourceFormat::kAuto) {
@@ -160,14 +163,14 @@ Result<HourlyData> read_hourly(const std::vector<std::string>& paths, SourceForm
     const bool plain_file = ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && !is_gzip_file(path);
     const unsigned cores = std::max(1u, std::min(8u, std::thread::hardware_concurrency()));
     if (f == SourceFormat::kSmiCsv && plain_file && st.st_size >= kParallelFrom && cores > 1) {
-      auto part = read_smi_parallel(path, st.st_size, cores, progress);
+      auto part = read_smi_parallel(path, st.st_size, cores, progress, usage_options);
       if (!part) return part.error();
       all.merge(*part);
       continue;
     }
     HourlyData one;
     HourlyAggregator aggregator(one);
-    auto stats = read_samples(path, f, registry, aggregator, progress, options);
+    auto stats = read_samples(path, f, registry, aggregator, progress, usage_options);
     if (!stats) return stats.error();
     one.gpus = registry.names();
     keep_aggregator_counts(one.stats, *stats);

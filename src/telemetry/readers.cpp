@@ -276,8 +276,11 @@ bool parse_smi_header(std::string_view line, SmiColumns& c) {
 
 class SmiCsvParser {
  public:
-  SmiCsvParser(const std::string& file, GpuRegistry& registry, SampleSink& sink, ReadStats& stats, SmiColumns cols)
-      : file_(file), gpus_(registry, host_of(file)), sink_(sink), stats_(stats), cols_(cols), have_header_(cols.count > 0) {}
+  SmiCsvParser(const std::string& file, GpuRegistry& registry, SampleSink& sink, ReadStats& stats, SmiColumns cols,
+               const ReadOptions& options)
+      : file_(file), gpus_(registry, host_of(file)), sink_(sink), stats_(stats), usage_only_(options.usage_metrics_only) {
+    use(cols);
+  }
 
   void line(std::string_view line, int64_t number, bool complete) {
     ++stats_.lines;
@@ -285,8 +288,7 @@ class SmiCsvParser {
     if (line[0] < '0' || line[0] > '9') {  // a header (again, after a restart) or garbage
       SmiColumns cols;
       if (parse_smi_header(line, cols)) {
-        cols_ = cols;
-        have_header_ = true;
+        use(cols);
       } else {
         stats_.skip(file_, number, "not a CSV row or header");
       }
@@ -342,12 +344,19 @@ class SmiCsvParser {
   }
 
  private:
+  void use(SmiColumns cols) {
+    if (usage_only_) cols.mem_total = cols.power = cols.sm_clock = -1;
+    cols_ = cols;
+    have_header_ = cols.count > 0;
+  }
+
   const std::string& file_;
   GpuLookup gpus_;
   SampleSink& sink_;
   ReadStats& stats_;
+  bool usage_only_;
   SmiColumns cols_;
-  bool have_header_;
+  bool have_header_ = false;
   TimestampParser time_;
 };
 
@@ -653,7 +662,7 @@ void ReadStats::merge(const ReadStats& o) {
 }
 
 Result<ReadStats> read_smi_csv_range(const std::string& path, int64_t begin, int64_t end, std::string_view header,
-                                     GpuRegistry& gpus, SampleSink& sink) {
+                                     GpuRegistry& gpus, SampleSink& sink, const ReadOptions& options) {
   int fd = ::open(path.c_str(), O_RDONLY);
   if (fd < 0) return Error{path, 0, {}, std::string("cannot open: ") + std::strerror(errno)};
   ReadStats stats;
@@ -662,7 +671,7 @@ Result<ReadStats> read_smi_csv_range(const std::string& path, int64_t begin, int
     ::close(fd);
     return Error{path, 1, {}, "the first line is not an nvidia-smi CSV header"};
   }
-  SmiCsvParser parser(path, gpus, sink, stats, cols);
+  SmiCsvParser parser(path, gpus, sink, stats, cols, options);
   FileRange range(fd, begin, end);
   bool ok = for_each_line(range, [&](std::string_view l, int64_t n, bool complete) { parser.line(l, n, complete); }, stats.bytes);
   ::close(fd);
@@ -712,7 +721,7 @@ Result<ReadStats> read_samples(const std::string& path, SourceFormat format, Gpu
   ReadStats stats;
   switch (format) {
     case SourceFormat::kSmiCsv: {
-      SmiCsvParser parser(path, gpus, sink, stats, SmiColumns{});
+      SmiCsvParser parser(path, gpus, sink, stats, SmiColumns{}, options);
       return run_parser(path, parser, stats, **src, progress);
     }
     case SourceFormat::kDmon: {
