@@ -69,6 +69,18 @@ plan::ServerConfig config_from(const std::string& yaml, const catalog::Catalog& 
   return *resolved;
 }
 
+std::set<std::string> keys_of(const nlohmann::json& j) {
+  std::set<std::string> out;
+  for (const auto& [k, v] : j.items()) out.insert(k);
+  return out;
+}
+
+size_t count_of(const std::string& text, const std::string& needle) {
+  size_t n = 0;
+  for (size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, at + needle.size())) ++n;
+  return n;
+}
+
 std::vector<Finding> findings_with_id(const std::vector<Finding>& all, const std::string& id) {
   std::vector<Finding> out;
   for (const auto& f : all)

@@ -2,8 +2,11 @@
 // resolved configurations from YAML text, and running the real binary.
 #pragma once
 
+#include <set>
 #include <string>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "catalog/catalog.h"
 #include "core/finding.h"
@@ -24,6 +27,10 @@ std::string write_file(const std::string& dir, const std::string& name, const st
 
 // Parses and resolves a configuration; the test fails on an error.
 plan::ServerConfig config_from(const std::string& yaml, const catalog::Catalog& cat = default_catalog());
+
+// The top-level keys of a JSON object, and how often `needle` occurs in `text`.
+std::set<std::string> keys_of(const nlohmann::json& j);
+size_t count_of(const std::string& text, const std::string& needle);
 
 std::vector<Finding> findings_with_id(const std::vector<Finding>& all, const std::string& id);
 

@@ -18,6 +18,8 @@ namespace {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
+using gpuplan::testing::count_of;
+using gpuplan::testing::keys_of;
 using testing::CliResult;
 using testing::run_gpuplan;
 using testing::source_path;
@@ -36,12 +38,6 @@ json parse_json(const CliResult& r) {
   json j = json::parse(r.out, nullptr, /*allow_exceptions=*/false);
   if (j.is_discarded()) ADD_FAILURE() << "not JSON:\n" << r.out << "\nstderr:\n" << r.err;
   return j;
-}
-
-std::set<std::string> keys_of(const json& j) {
-  std::set<std::string> out;
-  for (const auto& [k, v] : j.items()) out.insert(k);
-  return out;
 }
 
 bool contains(const std::string& haystack, const std::string& needle) {

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include "test_support.h"
+
 #include <set>
 #include <string>
 #include <vector>
@@ -12,18 +14,8 @@ namespace gpuplan::report {
 namespace {
 
 using nlohmann::json;
-
-std::set<std::string> keys_of(const json& j) {
-  std::set<std::string> out;
-  for (const auto& [k, v] : j.items()) out.insert(k);
-  return out;
-}
-
-size_t count_of(const std::string& text, const std::string& needle) {
-  size_t n = 0;
-  for (size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, at + needle.size())) ++n;
-  return n;
-}
+using gpuplan::testing::count_of;
+using gpuplan::testing::keys_of;
 
 // The lines of a terminal section, from its heading to the blank line after it.
 std::vector<std::string> section(const std::string& text, const std::string& heading) {

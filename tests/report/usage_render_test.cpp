@@ -6,6 +6,8 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include "test_support.h"
+
 #include <array>
 #include <cmath>
 #include <optional>
@@ -17,20 +19,10 @@ namespace gpuplan::report {
 namespace {
 
 using nlohmann::json;
+using gpuplan::testing::count_of;
+using gpuplan::testing::keys_of;
 using usage::Heatmap;
 using usage::UsageResult;
-
-std::set<std::string> keys_of(const json& j) {
-  std::set<std::string> out;
-  for (const auto& [k, v] : j.items()) out.insert(k);
-  return out;
-}
-
-size_t count_of(const std::string& text, const std::string& needle) {
-  size_t n = 0;
-  for (size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, at + needle.size())) ++n;
-  return n;
-}
 
 std::vector<std::string> lines_of(const std::string& text) {
   std::vector<std::string> out;
