@@ -81,6 +81,20 @@ size_t count_of(const std::string& text, const std::string& needle) {
   return n;
 }
 
+void expect_self_contained_html(const std::string& out, const std::string& lang, size_t svgs) {
+  EXPECT_EQ(out.rfind("<!DOCTYPE html>", 0), 0u);
+  EXPECT_NE(out.find("<html lang=\"" + lang + "\">"), std::string::npos);
+  EXPECT_EQ(count_of(out, "<svg "), svgs);
+  EXPECT_EQ(out.find("<script"), std::string::npos);
+  EXPECT_EQ(out.find("<link"), std::string::npos);
+  EXPECT_EQ(out.find("url("), std::string::npos);
+  EXPECT_EQ(out.find("@import"), std::string::npos);
+  const std::string ns = "xmlns=\"http://www.w3.org/2000/svg\"";
+  EXPECT_EQ(count_of(out, "http://"), count_of(out, ns));
+  EXPECT_EQ(count_of(out, ns), svgs);
+  EXPECT_EQ(out.find("https://"), std::string::npos);
+}
+
 std::vector<Finding> findings_with_id(const std::vector<Finding>& all, const std::string& id) {
   std::vector<Finding> out;
   for (const auto& f : all)

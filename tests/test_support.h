@@ -32,6 +32,10 @@ plan::ServerConfig config_from(const std::string& yaml, const catalog::Catalog& 
 std::set<std::string> keys_of(const nlohmann::json& j);
 size_t count_of(const std::string& text, const std::string& needle);
 
+// An HTML report is one page in `lang` with `svgs` inline charts and nothing external: no
+// scripts, links, imports or URLs but the SVG namespace.
+void expect_self_contained_html(const std::string& out, const std::string& lang, size_t svgs);
+
 std::vector<Finding> findings_with_id(const std::vector<Finding>& all, const std::string& id);
 
 struct CliResult {
