@@ -7,7 +7,7 @@ packages=(
   cmake ninja-build g++ pkg-config
   libcli11-dev libfmt-dev nlohmann-json3-dev libyaml-cpp-dev
   libgtest-dev libgmock-dev
-  zlib1g-dev libcurl4-openssl-dev
+  zlib1g-dev libcurl4-openssl-dev libarchive-dev libssl-dev
   prometheus
 )
 

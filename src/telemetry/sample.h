@@ -18,6 +18,9 @@ struct Sample {
   std::optional<float> temperature_c;
   std::optional<float> power_w;
   std::optional<float> sm_clock_mhz;
+  std::optional<float> ecc_corrected;    // volatile ECC error counts (since the driver loaded)
+  std::optional<float> ecc_uncorrected;
+  std::optional<uint64_t> clock_event_reasons;  // NVML clocks event (throttle) reason bits, 0x40 = HW thermal
 };
 
 // Days since 1970-01-01 of a civil date (proleptic Gregorian), for timestamp parsing.

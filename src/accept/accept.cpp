@@ -1,0 +1,1 @@
+#include "accept/accept.h"

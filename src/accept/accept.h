@@ -1,0 +1,129 @@
+// Acceptance: the 12 actions of SPEC §G, plus `xid`, `ecc` and `gpu.count`, as checks over what
+// the probes, the kernel log, NVML, the sample logs and the buyer's own files showed. Pure: the
+// CLI gathers the inputs (live or from a snapshot), this module judges them, report/ renders.
+//
+// A caller may rely on: every check id below appears exactly once in a report, in this order:
+// soak, pcie.topology, pcie.aer, infiniband, versions, load, pcie.aspm, iommu, firmware.versions,
+// performance, firmware.hashes, health.archive, xid, ecc, gpu.count. A check whose input is
+// missing is needs-evidence and says which input (flag or snapshot file) would let it run.
+// Thresholds come from the catalog (kind threshold, ids accept.*); nothing is judged from a
+// number typed in C++.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "catalog/catalog.h"
+#include "nvml/nvml.h"
+#include "probe/host.h"
+#include "probe/kernel_log.h"
+#include "probe/tools.h"
+#include "telemetry/readers.h"
+
+namespace gpuplan::accept {
+
+enum class Status { kPass, kWarn, kFail, kNeedsEvidence };
+const char* status_name(Status s);  // "pass", "warn", "fail", "needs-evidence"
+
+struct Check {
+  std::string id;      // stable public id: "soak", "pcie.topology", …
+  Status status = Status::kNeedsEvidence;
+  std::string title;   // "72-hour soak under load (G1)"
+  std::string detail;  // what it saw, one or more sentences, with the numbers
+  std::vector<std::string> evidence;  // what it rests on: "kernel.log:1234: NVRM: Xid …", file names, values
+  std::string source;  // "SPEC §G1 [S1 §5]"
+};
+
+struct AcceptReport {
+  std::string host;
+  bool passed = true;  // no check failed
+  std::vector<Check> checks;
+};
+
+// Per-GPU summary of a sample log (soak, load or health archive), built while streaming, so a
+// 72-hour log of 1-second samples never sits in memory. Feed it as a telemetry::SampleSink.
+struct GpuLogSummary {
+  std::string gpu;  // registry name "host/gpu"
+  int64_t samples = 0;
+  int64_t first_ms = 0, last_ms = 0;
+  std::optional<double> max_temperature_c;
+  int64_t max_temperature_ms = 0;
+  std::optional<double> min_utilization_pct;
+  int64_t min_utilization_ms = 0;
+  int64_t utilization_samples = 0;
+  int64_t samples_below_utilization = 0;  // below accept.soak.min_utilization_pct
+  int64_t samples_above_temperature = 0;  // above accept.soak.max_temperature_c
+  // Least-squares slope of memory used over time, MiB per hour (needs ≥ 2 samples over > 0 s).
+  std::optional<double> memory_growth_mib_per_h;
+  std::optional<double> memory_first_mib, memory_last_mib;
+  std::optional<double> ecc_corrected_first, ecc_corrected_last;
+  std::optional<double> ecc_uncorrected_first, ecc_uncorrected_last;
+  int64_t ecc_rises = 0;  // times the corrected or uncorrected count went up between samples
+  int64_t ecc_first_rise_ms = 0;
+};
+
+struct LogSummary {
+  std::string file;
+  telemetry::ReadStats stats;
+  std::vector<GpuLogSummary> gpus;
+  double hours() const;  // span from the earliest to the latest sample over all GPUs
+};
+
+class LogSummariser : public telemetry::SampleSink {
+ public:
+  LogSummariser(std::string file, double min_utilization_pct, double max_temperature_c);
+  void add(const telemetry::Sample& s) override;
+  // Names come from the registry the reader filled.
+  LogSummary finish(const telemetry::GpuRegistry& gpus, const telemetry::ReadStats& stats) const;
+
+ private:
+  struct Acc;
+  std::string file_;
+  double min_utilization_pct_, max_temperature_c_;
+  std::vector<Acc> acc_;
+};
+// Reads a log through the telemetry readers and summarises it.
+Result<LogSummary> summarise_log(const std::string& path, const catalog::Catalog& catalog);
+
+struct FirmwareImage {
+  std::string path;    // as given
+  std::string sha256;  // lowercase hex, computed by the caller
+};
+
+struct AcceptInputs {
+  std::string host;  // name in the report; the probe's hostname when empty
+  std::optional<probe::HostFacts> facts;
+  std::string facts_error;  // why facts is empty
+  std::optional<probe::KernelLog> kernel_log;
+  std::string kernel_log_source;  // "kernel.log", "/dev/kmsg", "dmesg"
+  std::optional<nvml::NvmlFacts> nvml;
+  std::string nvml_error;  // why nvml is empty ("no NVML facts in the snapshot", the loader's error)
+  std::optional<LogSummary> soak;     // --soak: G1
+  std::optional<LogSummary> load;     // --load: G6
+  std::optional<LogSummary> archive;  // --archive: G12
+  std::vector<std::pair<std::string, probe::SmartNvme>> smart;  // (file, parsed) per NVMe
+  std::optional<std::vector<probe::IbstatPort>> ibstat;
+  std::optional<probe::GpuTopology> topo;
+  std::optional<double> images_per_s;  // G10, per server (all GPUs); divided by the GPU count
+  std::string benchmark_source;        // file or command that gave it
+  std::vector<FirmwareImage> firmware;                 // G11
+  std::map<std::string, std::string> expected_sha256;  // file name → hash, from the checksum file
+  std::string checksum_file;
+  std::map<std::string, std::string> versions;  // user-declared: "cuda" → "12.2", "nccl" → "2.18.3"
+  std::map<std::string, std::string> attached;  // --attach CHECK=FILE: evidence a person supplies (G4, G9)
+  std::optional<int> expected_gpus;              // --gpus; else every GPU NVML or PCI shows must be there
+};
+
+AcceptReport run_acceptance(const AcceptInputs& in, const catalog::Catalog& catalog);
+
+// Parsers for the buyer's files. A sha256sum-style list ("<hex>  <name>" or "<hex> *<name>");
+// names are reduced to their file name. Errors name the line.
+Result<std::map<std::string, std::string>> parse_checksums(std::string_view text, const std::string& file);
+// The images/s a ResNet-50 benchmark printed ("images/sec: 1875.3", "1875 img/s", "throughput:
+// 14800 images/s"): the last such figure in the text; nullopt when there is none.
+std::optional<double> parse_images_per_second(std::string_view text);
+
+}  // namespace gpuplan::accept

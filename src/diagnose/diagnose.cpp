@@ -1,0 +1,1 @@
+#include "diagnose/diagnose.h"

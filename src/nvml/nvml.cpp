@@ -1,0 +1,1 @@
+#include "nvml/nvml.h"

@@ -1,0 +1,46 @@
+// HostFs: the one door through which every probe reads the host. All paths are host paths
+// ("/sys/bus/pci/devices"); HostFs puts them under its root ("/" on a live server, an unpacked
+// snapshot or a test fixture otherwise), so probes never touch the real machine in tests.
+//
+// A caller may rely on: reads never throw and never leave the root (a symbolic link, relative
+// or absolute, is followed inside the root); every file read successfully is remembered, in
+// order and once, so `snapshot` and the evidence bundle can copy exactly what a check saw.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gpuplan::probe {
+
+class HostFs {
+ public:
+  explicit HostFs(std::string root = "/");
+
+  const std::string& root() const { return root_; }
+  // The real path of a host path: root + path.
+  std::string real(std::string_view host_path) const;
+
+  bool exists(std::string_view host_path) const;
+  // The whole file; nullopt when missing or unreadable.
+  std::optional<std::string> read(std::string_view host_path) const;
+  // The first line without its trailing whitespace; nullopt when missing or unreadable.
+  std::optional<std::string> read_line(std::string_view host_path) const;
+  // Names in a directory, sorted; empty when missing.
+  std::vector<std::string> list(std::string_view host_dir) const;
+  // The host path a symbolic link (or a path through links) resolves to, inside the root:
+  // resolve("/sys/bus/pci/devices/0000:17:00.0") == "/sys/devices/pci0000:16/0000:16:02.0/0000:17:00.0".
+  std::optional<std::string> resolve(std::string_view host_path) const;
+
+  // Host paths of the files read so far (not directories), in first-read order.
+  const std::vector<std::string>& files_read() const { return files_read_; }
+
+ private:
+  void remember(std::string_view host_path) const;
+
+  std::string root_;
+  mutable std::vector<std::string> files_read_;
+};
+
+}  // namespace gpuplan::probe

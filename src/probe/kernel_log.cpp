@@ -1,0 +1,1 @@
+#include "probe/kernel_log.h"

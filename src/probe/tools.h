@@ -1,0 +1,65 @@
+// Parsers for the optional tools acceptance uses when they are installed: `smartctl --json`,
+// `ibstat`, `nvidia-smi topo -m` and `nvidia-smi nvlink --status`. Each takes the captured
+// output as text (tests use captured fixtures; a live run captures it first) and returns what
+// was found, or an Error naming the line and what was expected.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/error.h"
+
+namespace gpuplan::probe {
+
+struct SmartNvme {
+  std::string device;   // "/dev/nvme0"
+  std::string model;
+  std::string serial;
+  std::string firmware;
+  std::optional<int> percentage_used;     // nvme_smart_health_information_log.percentage_used
+  std::optional<uint64_t> media_errors;   // .media_errors
+  std::optional<uint64_t> critical_warning;
+  std::optional<bool> smart_passed;       // smart_status.passed
+};
+Result<SmartNvme> parse_smartctl_json(std::string_view text);
+
+struct IbstatPort {
+  std::string ca;           // "mlx5_0"
+  int port = 1;
+  std::string state;        // "Active"
+  std::string physical_state;  // "LinkUp"
+  std::optional<int> rate_gbps;  // 200
+  std::string link_layer;   // "InfiniBand"
+  std::optional<int> sm_lid;  // "SM lid": a subnet manager answers when it is non-zero
+};
+Result<std::vector<IbstatPort>> parse_ibstat(std::string_view text);
+
+// `nvidia-smi topo -m`: the connection between each pair of GPUs ("X", "NV12", "PIX", "PXB",
+// "PHB", "NODE", "SYS") and each GPU's CPU and NUMA affinity.
+struct GpuTopology {
+  std::vector<std::string> gpus;  // "GPU0", "GPU1", ...
+  std::map<std::pair<std::string, std::string>, std::string> link;  // (GPU0, GPU1) → "NV12"
+  std::map<std::string, std::string> cpu_affinity;   // GPU0 → "0-63"
+  std::map<std::string, std::string> numa_affinity;  // GPU0 → "0"
+  // True for NV# links (NVLink or NVSwitch), false for PCIe paths.
+  static bool is_nvlink(std::string_view connection);
+};
+Result<GpuTopology> parse_topo_matrix(std::string_view text);
+
+// `nvidia-smi nvlink --status`: per GPU, each link's speed in GB/s or inactive.
+struct NvlinkStatus {
+  struct Gpu {
+    int index = 0;
+    std::string name;     // "NVIDIA A100-SXM4-80GB"
+    std::string uuid;
+    std::vector<std::optional<double>> links_gbs;  // link i → GB/s, nullopt = inactive
+  };
+  std::vector<Gpu> gpus;
+};
+Result<NvlinkStatus> parse_nvlink_status(std::string_view text);
+
+}  // namespace gpuplan::probe
