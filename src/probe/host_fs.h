@@ -5,11 +5,15 @@
 // A caller may rely on: reads never throw and never leave the root (a symbolic link, relative
 // or absolute, is followed inside the root); every file read successfully is remembered, in
 // order and once, so `snapshot` and the evidence bundle can copy exactly what a check saw.
+// A relative link that climbs above the root ("../../../../etc") is not followed: the path it
+// is on reads as missing, as does a chain of more than 40 links (a loop).
 #pragma once
 
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_set>
+#include <utility>
 #include <vector>
 
 namespace gpuplan::probe {
@@ -23,7 +27,8 @@ class HostFs {
   std::string real(std::string_view host_path) const;
 
   bool exists(std::string_view host_path) const;
-  // The whole file; nullopt when missing or unreadable.
+  // The whole file; nullopt when missing or unreadable. Only regular files are read (sysfs and
+  // procfs attributes are regular files), so a FIFO or device node in a snapshot cannot block.
   std::optional<std::string> read(std::string_view host_path) const;
   // The first line without its trailing whitespace; nullopt when missing or unreadable.
   std::optional<std::string> read_line(std::string_view host_path) const;
@@ -31,16 +36,24 @@ class HostFs {
   std::vector<std::string> list(std::string_view host_dir) const;
   // The host path a symbolic link (or a path through links) resolves to, inside the root:
   // resolve("/sys/bus/pci/devices/0000:17:00.0") == "/sys/devices/pci0000:16/0000:16:02.0/0000:17:00.0".
+  // nullopt when a component is missing, a link climbs above the root, or links loop.
   std::optional<std::string> resolve(std::string_view host_path) const;
 
-  // Host paths of the files read so far (not directories), in first-read order.
+  // Host paths of the files read so far (not directories), in first-read order. A file read
+  // through links is recorded at the path it resolved to; `links_followed` says how to get there.
   const std::vector<std::string>& files_read() const { return files_read_; }
+  // Every link followed so far, once, in first-use order: (host path of the link, its target as
+  // written), so a snapshot can recreate the links a check went through.
+  const std::vector<std::pair<std::string, std::string>>& links_followed() const { return links_followed_; }
 
  private:
   void remember(std::string_view host_path) const;
 
   std::string root_;
   mutable std::vector<std::string> files_read_;
+  mutable std::unordered_set<std::string> files_seen_;
+  mutable std::vector<std::pair<std::string, std::string>> links_followed_;
+  mutable std::unordered_set<std::string> links_seen_;
 };
 
 }  // namespace gpuplan::probe

@@ -41,15 +41,17 @@ struct AerCounters {
 
 struct PciDevice {
   std::string address;     // "0000:17:00.0"
-  std::string sysfs_path;  // host path it resolves to, "/sys/devices/pci0000:16/0000:16:02.0/0000:17:00.0"
-  uint16_t vendor = 0;     // 0x10de NVIDIA
+  // Host path it resolves to, "/sys/devices/pci0000:16/0000:16:02.0/0000:17:00.0"; "" when its link does not resolve
+  // inside the root.
+  std::string sysfs_path;
+  uint16_t vendor = 0;     // 0x10de NVIDIA; 0 when the file is missing or not hex (so are device and class_code)
   uint16_t device = 0;
   uint32_t class_code = 0;  // 0x030200 3D controller, 0x060400 PCI bridge, 0x010802 NVMe, 0x020700 InfiniBand
   PciKind kind = PciKind::kOther;
   std::optional<int> numa_node;  // -1 in sysfs (no NUMA) is nullopt
   PciLink current;               // current_link_speed / current_link_width
   PciLink max;                   // max_link_speed / max_link_width
-  std::optional<AerCounters> aer;
+  std::optional<AerCounters> aer;  // nullopt when none of the three files exists; a missing TOTAL_ line sums the others
   std::string driver;              // name of the bound driver, "" when none
   std::optional<int> iommu_group;  // from the iommu_group link
   std::optional<std::string> aspm;  // "L0s L1" style, from link/l0s_aspm and link/l1_aspm where exposed; "" = both off
@@ -66,8 +68,22 @@ struct PciTopology {
   std::vector<const PciDevice*> below(std::string_view bridge) const;
 };
 
+// The kind of a function from its vendor and class code (the table in pci.cpp): NVIDIA 3D/VGA
+// controllers are GPUs, NVIDIA "other bridge" functions NVSwitches; Ethernet and InfiniBand
+// controllers NICs; NVM Express NVMe; PCI-to-PCI bridges (root and switch ports) bridges.
+PciKind classify_pci(uint16_t vendor, uint32_t class_code);
+
+// "0000:17:00.0": domain (4 or more hex digits; Intel VMD domains have 5), bus, device, function.
+bool is_pci_address(std::string_view s);
+
+// A sysfs link speed ("16.0 GT/s PCIe", "8.0 GT/s", "2.5 GT/s PCIe") in GT/s; nullopt for
+// "Unknown" (link down) or anything else.
+std::optional<double> parse_link_speed(std::string_view text);
+
 // Reads /sys/bus/pci/devices under the root. No PCI directory at all is an Error (the root is
 // not a Linux host or snapshot); a device with unreadable files is kept with what was read.
+// A bridge that sits in a device's sysfs path but is missing from /sys/bus/pci/devices (a
+// partial snapshot) is read from its /sys/devices directory, so no bridge vanishes from a path.
 Result<PciTopology> probe_pci(const HostFs& fs);
 
 }  // namespace gpuplan::probe
