@@ -6,6 +6,15 @@
 // A caller may rely on: every line is either an event, ignored as unrelated, or counted as
 // malformed with its line number; a truncated last line never crashes. Events keep the line
 // number and the line as written, so evidence can quote it.
+//
+// The format is the one most of the first 20 non-blank lines fit; a line in another form is
+// malformed. Both dmesg and /dev/kmsg end every record with a newline, so a last line without
+// one is taken as cut off and counted malformed, never as an event (its Xid number or address
+// may be incomplete). Blank lines are ignored.
+//
+// One PCIe AER error is one event: the "AER: ... error received" header, the "PCIe Bus Error:"
+// line and the indented status lines that follow it for the same device are folded into the
+// first of them (their line numbers in detail_lines).
 #pragma once
 
 #include <cstdint>
@@ -23,7 +32,12 @@ enum class KernelEventKind {
   kAer,           // "pcieport 0000:00:01.0: AER: Corrected error received: 0000:17:00.0" and its detail lines, "PCIe Bus Error"
   kXid,           // "NVRM: Xid (PCI:0000:17:00): 79, pid=..., GPU has fallen off the bus."
   kSxid,          // "nvidia-nvswitch0: SXid (PCI:0000:c1:00.0): 12028, ..."
-  kIommuEnabled,  // "DMAR: IOMMU enabled", "AMD-Vi: ... IOMMU ... enabled", "iommu: Default domain type: ..."
+  // Only messages the kernel prints once an IOMMU is really on: "DMAR: IOMMU enabled",
+  // "DMAR: Intel(R) Virtualization Technology for Directed I/O", "AMD-Vi: Interrupt remapping
+  // enabled". Not "iommu: Default domain type: ..." (the IOMMU core prints it on every kernel
+  // built with IOMMU support, IOMMU or not) nor "AMD IOMMUv2 loaded and initialized" (the
+  // optional iommu_v2 module about itself); see kernel_log.cpp.
+  kIommuEnabled,
 };
 
 struct KernelEvent {
@@ -35,6 +49,8 @@ struct KernelEvent {
   std::optional<int> code;            // Xid / SXid number
   std::string severity;               // AER: "Corrected", "Uncorrected (Non-Fatal)", "Uncorrected (Fatal)"; else ""
   std::string text;                   // the message without its timestamp
+  std::string aer_type;               // AER: "Physical Layer", "Data Link Layer", "Transaction Layer"; else ""
+  std::vector<int> detail_lines;      // AER: the lines folded into this event
 };
 
 struct KernelLog {
@@ -45,5 +61,9 @@ struct KernelLog {
 };
 
 KernelLog parse_kernel_log(std::string_view text);
+
+// "PCI:0000:17:00", "0000:17:00", "0000:17:00.0" → "0000:17:00.0" (lower case); "" when `s` is
+// no PCI address.
+std::string normalise_pci_address(std::string_view s);
 
 }  // namespace gpuplan::probe

@@ -1,1 +1,392 @@
 #include "probe/tools.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+
+#include <nlohmann/json.hpp>
+
+namespace gpuplan::probe {
+namespace {
+
+using nlohmann::json;
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
+  return s;
+}
+
+bool starts_with(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
+
+std::vector<std::string_view> split_lines(std::string_view text) {
+  std::vector<std::string_view> lines;
+  while (!text.empty()) {
+    size_t nl = text.find('\n');
+    std::string_view line = text.substr(0, nl);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    lines.push_back(line);
+    if (nl == std::string_view::npos) break;
+    text.remove_prefix(nl + 1);
+  }
+  return lines;
+}
+
+std::optional<int> to_int(std::string_view s) {
+  int v = 0;
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc() || p != s.data() + s.size()) return std::nullopt;
+  return v;
+}
+
+std::optional<double> to_double(std::string_view s) {
+  double v = 0;
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc() || p != s.data() + s.size() || !std::isfinite(v)) return std::nullopt;
+  return v;
+}
+
+Error error_at(int line, std::string message) { return Error{"", line, "", std::move(message)}; }
+
+std::string shown(std::string_view s) {
+  constexpr size_t kMax = 60;  // enough to recognise the line, short enough for one message line
+  return "'" + std::string(s.substr(0, kMax)) + (s.size() > kMax ? "…'" : "'");
+}
+
+// --- smartctl --json -----------------------------------------------------------------------------
+
+// The field at `path` ("a.b.c") when present and not null.
+const json* find_path(const json& j, std::string_view path) {
+  const json* at = &j;
+  while (!path.empty()) {
+    size_t dot = path.find('.');
+    std::string key(path.substr(0, dot));
+    if (!at->is_object()) return nullptr;
+    auto it = at->find(key);
+    if (it == at->end() || it->is_null()) return nullptr;
+    at = &*it;
+    path = dot == std::string_view::npos ? std::string_view() : path.substr(dot + 1);
+  }
+  return at;
+}
+
+std::string string_field(const json& j, std::string_view path) {
+  const json* v = find_path(j, path);
+  if (!v) return "";
+  if (!v->is_string()) throw ParseFailure{Error{"", 0, std::string(path), "expected a string"}};
+  return v->get<std::string>();
+}
+
+std::optional<uint64_t> count_field(const json& j, std::string_view path) {
+  const json* v = find_path(j, path);
+  if (!v) return std::nullopt;
+  if (!v->is_number_unsigned() && !(v->is_number_integer() && v->get<int64_t>() >= 0))
+    throw ParseFailure{Error{"", 0, std::string(path), "expected a non-negative integer, got " + v->dump()}};
+  return v->get<uint64_t>();
+}
+
+// --- nvidia-smi topo -m ---------------------------------------------------------------------------
+
+// nvidia-smi underlines the header with terminal codes ("\x1b[4mGPU0\t...\x1b[0m") when it thinks
+// it writes to a terminal; captures keep them.
+std::string strip_ansi(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '\x1b' && i + 1 < s.size() && s[i + 1] == '[') {
+      size_t j = i + 2;
+      while (j < s.size() && !(s[j] >= '@' && s[j] <= '~')) ++j;
+      i = j;
+      continue;
+    }
+    out += s[i];
+  }
+  return out;
+}
+
+std::vector<std::string> split_tabs(std::string_view s) {
+  std::vector<std::string> cells;
+  while (true) {
+    size_t tab = s.find('\t');
+    cells.emplace_back(trim(s.substr(0, tab)));
+    if (tab == std::string_view::npos) break;
+    s.remove_prefix(tab + 1);
+  }
+  return cells;
+}
+
+bool is_indexed(std::string_view s, std::string_view prefix) {
+  if (!starts_with(s, prefix) || s.size() == prefix.size()) return false;
+  for (char c : s.substr(prefix.size()))
+    if (c < '0' || c > '9') return false;
+  return true;
+}
+
+// The path names `nvidia-smi topo -m` prints (its legend), "SOC" from drivers before 396.
+bool known_connection(std::string_view c) {
+  constexpr std::string_view kPaths[] = {"X", "PIX", "PXB", "PHB", "NODE", "SYS", "SOC"};
+  for (std::string_view p : kPaths)
+    if (c == p) return true;
+  return GpuTopology::is_nvlink(c);
+}
+
+constexpr std::string_view kTrailingColumns[] = {"CPU Affinity", "NUMA Affinity", "GPU NUMA ID"};
+
+// --- nvidia-smi nvlink --status ------------------------------------------------------------------
+
+// "GPU 0: NVIDIA A100-SXM4-80GB (UUID: GPU-...)"
+bool parse_nvlink_gpu(std::string_view line, NvlinkStatus::Gpu& gpu) {
+  if (!starts_with(line, "GPU ")) return false;
+  size_t colon = line.find(": ");
+  if (colon == std::string_view::npos) return false;
+  auto index = to_int(line.substr(4, colon - 4));
+  if (!index) return false;
+  gpu.index = *index;
+  std::string_view rest = line.substr(colon + 2);
+  size_t uuid = rest.rfind(" (UUID: ");
+  if (uuid != std::string_view::npos && rest.back() == ')') {
+    gpu.uuid = std::string(rest.substr(uuid + 8, rest.size() - uuid - 9));
+    rest = rest.substr(0, uuid);
+  }
+  gpu.name = std::string(trim(rest));
+  return true;
+}
+
+}  // namespace
+
+Result<SmartNvme> parse_smartctl_json(std::string_view text) {
+  json j;
+  try {
+    j = json::parse(text);
+  } catch (const json::parse_error& e) {
+    // nlohmann says where: "[json.exception.parse_error.101] parse error at line 3, column 5: ..."
+    return Error{"", 0, "", std::string("expected smartctl --json output: ") + e.what()};
+  }
+  if (!j.is_object()) return Error{"", 0, "", "expected a JSON object (smartctl --json output)"};
+  try {
+    SmartNvme s;
+    s.device = string_field(j, "device.name");
+    s.model = string_field(j, "model_name");
+    s.serial = string_field(j, "serial_number");
+    s.firmware = string_field(j, "firmware_version");
+    const json* log = find_path(j, "nvme_smart_health_information_log");
+    if (!log) {
+      // smartctl reports a device it could not open in smartctl.messages, exit status non-zero.
+      std::string why;
+      if (const json* msgs = find_path(j, "smartctl.messages"); msgs && msgs->is_array()) {
+        for (const json& m : *msgs)
+          if (m.is_object() && m.contains("string") && m["string"].is_string())
+            why += (why.empty() ? "" : "; ") + m["string"].get<std::string>();
+      }
+      return Error{"", 0, "nvme_smart_health_information_log",
+                   "missing: expected the NVMe health log of `smartctl --json -a /dev/nvmeN`" +
+                       (why.empty() ? std::string() : " (smartctl said: " + why + ")")};
+    }
+    if (!log->is_object()) return Error{"", 0, "nvme_smart_health_information_log", "expected an object"};
+    if (auto used = count_field(j, "nvme_smart_health_information_log.percentage_used")) {
+      // NVMe lets the estimate pass 100 (up to 255) once the rated endurance is used up.
+      if (*used > 255)
+        return Error{"", 0, "nvme_smart_health_information_log.percentage_used",
+                     "expected 0–255, got " + std::to_string(*used)};
+      s.percentage_used = static_cast<int>(*used);
+    }
+    s.media_errors = count_field(j, "nvme_smart_health_information_log.media_errors");
+    s.critical_warning = count_field(j, "nvme_smart_health_information_log.critical_warning");
+    if (const json* passed = find_path(j, "smart_status.passed")) {
+      if (!passed->is_boolean()) return Error{"", 0, "smart_status.passed", "expected true or false"};
+      s.smart_passed = passed->get<bool>();
+    }
+    return s;
+  } catch (const ParseFailure& f) {
+    return f.error;
+  }
+}
+
+Result<std::vector<IbstatPort>> parse_ibstat(std::string_view text) {
+  std::vector<IbstatPort> ports;
+  std::string ca;
+  bool in_port = false;
+  const auto lines = split_lines(text);
+  for (size_t i = 0; i < lines.size(); ++i) {
+    const int line_no = static_cast<int>(i) + 1;
+    std::string_view line = trim(lines[i]);
+    if (line.empty()) continue;
+    if (starts_with(line, "CA '")) {
+      if (line.size() < 6 || line.back() != '\'')
+        return error_at(line_no, "expected CA 'name', got " + shown(line));
+      ca = std::string(line.substr(4, line.size() - 5));
+      in_port = false;
+      continue;
+    }
+    if (starts_with(line, "Port ") && line.back() == ':') {
+      if (ca.empty()) return error_at(line_no, "expected a CA 'name' line before " + shown(line));
+      auto n = to_int(line.substr(5, line.size() - 6));
+      if (!n || *n < 1) return error_at(line_no, "expected 'Port N:' with N ≥ 1, got " + shown(line));
+      IbstatPort p;
+      p.ca = ca;
+      p.port = *n;
+      ports.push_back(std::move(p));
+      in_port = true;
+      continue;
+    }
+    size_t colon = line.find(':');
+    if (colon == std::string_view::npos)
+      return error_at(line_no, "expected CA 'name', 'Port N:' or 'Key: value', got " + shown(line));
+    if (ca.empty()) return error_at(line_no, "expected a CA 'name' line before " + shown(line));
+    if (!in_port) continue;  // the CA's own attributes: type, firmware, GUIDs
+    std::string_view key = trim(line.substr(0, colon));
+    std::string_view value = trim(line.substr(colon + 1));
+    IbstatPort& p = ports.back();
+    if (key == "State") {
+      p.state = std::string(value);
+    } else if (key == "Physical state") {
+      p.physical_state = std::string(value);
+    } else if (key == "Link layer") {
+      p.link_layer = std::string(value);
+    } else if (key == "Rate") {
+      auto rate = to_double(value);  // 2.5 for an SDR 1x link
+      if (!rate || *rate < 0) return error_at(line_no, "expected 'Rate: <Gb/s>', got " + shown(line));
+      p.rate_gbps = static_cast<int>(std::lround(*rate));
+    } else if (key == "SM lid") {
+      auto lid = to_int(value);
+      if (!lid || *lid < 0) return error_at(line_no, "expected 'SM lid: <number>', got " + shown(line));
+      p.sm_lid = *lid;
+    }
+  }
+  if (ports.empty()) return error_at(0, "expected ibstat output with at least one CA 'name' and 'Port N:'");
+  return ports;
+}
+
+bool GpuTopology::is_nvlink(std::string_view connection) {
+  return is_indexed(connection, "NV");
+}
+
+Result<GpuTopology> parse_topo_matrix(std::string_view text) {
+  GpuTopology topo;
+  const auto raw_lines = split_lines(text);
+  std::vector<std::string> lines;
+  for (std::string_view l : raw_lines) lines.push_back(strip_ansi(l));
+
+  // The header: the first non-blank line, a tab-separated row naming GPU0..GPUn.
+  size_t i = 0;
+  while (i < lines.size() && trim(lines[i]).empty()) ++i;
+  if (i == lines.size()) return error_at(0, "expected `nvidia-smi topo -m` output, got nothing");
+  const int header_line = static_cast<int>(i) + 1;
+  std::vector<std::string> header = split_tabs(lines[i]);
+  if (!header.empty() && header.front().empty()) header.erase(header.begin());
+  std::vector<std::string> columns;   // the connection columns, GPUs then NICs
+  std::vector<std::string> trailing;  // CPU Affinity, NUMA Affinity, GPU NUMA ID
+  for (const std::string& h : header) {
+    if (h.empty()) continue;
+    bool is_trailing = false;
+    for (std::string_view t : kTrailingColumns) is_trailing |= h == t;
+    if (is_trailing) {
+      trailing.push_back(h);
+    } else if (!trailing.empty()) {
+      return error_at(header_line, "expected no device column after '" + trailing.back() + "', got '" + h + "'");
+    } else if (is_indexed(h, "GPU")) {
+      topo.gpus.push_back(h);
+      columns.push_back(h);
+    } else {
+      topo.nics.push_back(h);  // NIC0 on current drivers, mlx5_0 on older ones
+      columns.push_back(h);
+    }
+  }
+  if (topo.gpus.empty())
+    return error_at(header_line, "expected a header row of GPU0 … GPUn columns, got " + shown(lines[i]));
+
+  // The rows, up to the first blank line; the legend follows it.
+  std::map<std::string, bool> seen;
+  for (++i; i < lines.size(); ++i) {
+    const int line_no = static_cast<int>(i) + 1;
+    if (trim(lines[i]).empty() || starts_with(trim(lines[i]), "Legend")) break;
+    std::vector<std::string> cells = split_tabs(lines[i]);
+    const std::string& name = cells[0];
+    bool is_gpu_row = is_indexed(name, "GPU");
+    bool is_nic_row = std::find(topo.nics.begin(), topo.nics.end(), name) != topo.nics.end();
+    if (!is_gpu_row && !is_nic_row)
+      return error_at(line_no, "expected a row for one of the header's devices, got " + shown(lines[i]));
+    if (is_gpu_row && std::find(topo.gpus.begin(), topo.gpus.end(), name) == topo.gpus.end())
+      return error_at(line_no, "row " + name + " is not in the header");
+    if (cells.size() < columns.size() + 1)
+      return error_at(line_no, "expected " + std::to_string(columns.size()) + " connections for " + name + ", got " +
+                                   std::to_string(cells.size() - 1));
+    for (size_t c = 0; c < columns.size(); ++c) {
+      const std::string& v = cells[c + 1];
+      if (!known_connection(v))
+        return error_at(line_no, name + " to " + columns[c] + ": expected X, NV#, PIX, PXB, PHB, NODE or SYS, got '" +
+                                     v + "'");
+      if ((v == "X") != (columns[c] == name))
+        return error_at(line_no, name + " to " + columns[c] + ": 'X' marks a device's own column only");
+    }
+    if (!is_gpu_row) continue;  // a NIC's row repeats its column
+    seen[name] = true;
+    for (size_t c = 0; c < columns.size(); ++c) {
+      if (columns[c] == name) continue;
+      bool to_gpu = c < topo.gpus.size();
+      (to_gpu ? topo.link : topo.nic_link)[{name, columns[c]}] = cells[c + 1];
+    }
+    // nvidia-smi pads the affinity columns with extra tabs: take the non-empty cells in order.
+    std::vector<std::string> rest;
+    for (size_t c = columns.size() + 1; c < cells.size(); ++c)
+      if (!cells[c].empty()) rest.push_back(cells[c]);
+    if (rest.size() > trailing.size())
+      return error_at(line_no, "expected at most " + std::to_string(trailing.size()) + " values after the " +
+                                   "connections of " + name + ", got " + std::to_string(rest.size()));
+    for (size_t c = 0; c < rest.size(); ++c) {
+      if (trailing[c] == "CPU Affinity") topo.cpu_affinity[name] = rest[c];
+      if (trailing[c] == "NUMA Affinity") topo.numa_affinity[name] = rest[c];
+      if (trailing[c] == "GPU NUMA ID") topo.gpu_numa_id[name] = rest[c];
+    }
+  }
+  for (const std::string& g : topo.gpus)
+    if (!seen.count(g)) return error_at(static_cast<int>(i) + 1, "expected a row for " + g + ", the matrix ends here");
+
+  // "NIC Legend:" then "  NIC0: mlx5_0".
+  for (; i < lines.size(); ++i) {
+    std::string_view l = trim(lines[i]);
+    size_t colon = l.find(": ");
+    if (colon != std::string_view::npos && is_indexed(l.substr(0, colon), "NIC"))
+      topo.nic_names[std::string(l.substr(0, colon))] = std::string(trim(l.substr(colon + 2)));
+  }
+  return topo;
+}
+
+Result<NvlinkStatus> parse_nvlink_status(std::string_view text) {
+  NvlinkStatus status;
+  const auto lines = split_lines(text);
+  for (size_t i = 0; i < lines.size(); ++i) {
+    const int line_no = static_cast<int>(i) + 1;
+    std::string_view line = trim(lines[i]);
+    if (line.empty()) continue;
+    NvlinkStatus::Gpu gpu;
+    if (parse_nvlink_gpu(line, gpu)) {
+      status.gpus.push_back(std::move(gpu));
+      continue;
+    }
+    if (status.gpus.empty()) return error_at(line_no, "expected 'GPU N: name (UUID: …)' first, got " + shown(line));
+    NvlinkStatus::Gpu& g = status.gpus.back();
+    if (starts_with(line, "NVML: ") && line.find("all links are inActive") != std::string_view::npos) continue;
+    if (!starts_with(line, "Link "))
+      return error_at(line_no, "expected 'Link N: <speed> GB/s' or 'Link N: <inactive>', got " + shown(line));
+    size_t colon = line.find(": ");
+    auto index = colon == std::string_view::npos ? std::nullopt : to_int(line.substr(5, colon - 5));
+    if (!index || *index < 0 || *index > 63)
+      return error_at(line_no, "expected 'Link N:' with N from 0 to 63, got " + shown(line));
+    std::string_view value = line.substr(colon + 2);
+    std::optional<double> gbs;
+    if (value != "<inactive>") {
+      constexpr std::string_view kUnit = " GB/s";
+      if (value.size() <= kUnit.size() || value.substr(value.size() - kUnit.size()) != kUnit)
+        return error_at(line_no, "expected '<speed> GB/s' or '<inactive>', got " + shown(value));
+      gbs = to_double(value.substr(0, value.size() - kUnit.size()));
+      if (!gbs || *gbs < 0) return error_at(line_no, "expected a speed in GB/s, got " + shown(value));
+    }
+    if (static_cast<size_t>(*index) >= g.links_gbs.size()) g.links_gbs.resize(static_cast<size_t>(*index) + 1);
+    g.links_gbs[static_cast<size_t>(*index)] = gbs;
+  }
+  if (status.gpus.empty()) return error_at(0, "expected `nvidia-smi nvlink --status` output with a 'GPU N:' line");
+  return status;
+}
+
+}  // namespace gpuplan::probe

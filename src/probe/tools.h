@@ -1,7 +1,8 @@
 // Parsers for the optional tools acceptance uses when they are installed: `smartctl --json`,
 // `ibstat`, `nvidia-smi topo -m` and `nvidia-smi nvlink --status`. Each takes the captured
 // output as text (tests use captured fixtures; a live run captures it first) and returns what
-// was found, or an Error naming the line and what was expected.
+// was found, or an Error naming the line (JSON: the field) and what was expected. Error.file is
+// left for the caller to fill with the file the text came from.
 #pragma once
 
 #include <cstdint>
@@ -38,19 +39,27 @@ struct IbstatPort {
 };
 Result<std::vector<IbstatPort>> parse_ibstat(std::string_view text);
 
-// `nvidia-smi topo -m`: the connection between each pair of GPUs ("X", "NV12", "PIX", "PXB",
-// "PHB", "NODE", "SYS") and each GPU's CPU and NUMA affinity.
+// `nvidia-smi topo -m`: the connection between each pair of GPUs ("NV12", "PIX", "PXB", "PHB",
+// "NODE", "SYS"; a GPU's own "X" is not stored), between each GPU and each NIC, and each GPU's
+// CPU and NUMA affinity. Terminal colour codes are ignored; the legend after the matrix is read
+// only for the NIC names.
 struct GpuTopology {
   std::vector<std::string> gpus;  // "GPU0", "GPU1", ...
   std::map<std::pair<std::string, std::string>, std::string> link;  // (GPU0, GPU1) → "NV12"
   std::map<std::string, std::string> cpu_affinity;   // GPU0 → "0-63"
   std::map<std::string, std::string> numa_affinity;  // GPU0 → "0"
+  std::map<std::string, std::string> gpu_numa_id;    // GPU0 → "N/A", when the column is there
+  std::vector<std::string> nics;                     // "NIC0", "NIC1", ... (also mlx5_0 on old drivers)
+  std::map<std::pair<std::string, std::string>, std::string> nic_link;  // (GPU0, NIC0) → "PXB"
+  std::map<std::string, std::string> nic_names;      // NIC0 → "mlx5_0", from the "NIC Legend"
   // True for NV# links (NVLink or NVSwitch), false for PCIe paths.
   static bool is_nvlink(std::string_view connection);
 };
 Result<GpuTopology> parse_topo_matrix(std::string_view text);
 
-// `nvidia-smi nvlink --status`: per GPU, each link's speed in GB/s or inactive.
+// `nvidia-smi nvlink --status`: per GPU, each link's speed in GB/s or inactive. A GPU with no
+// NVLink ("NVML: Unable to retrieve NVLink information as all links are inActive", a PCIe card
+// without a bridge) has no links.
 struct NvlinkStatus {
   struct Gpu {
     int index = 0;

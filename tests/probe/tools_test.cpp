@@ -1,1 +1,329 @@
-// Filled in by the module's tests.
+// The tool-output parsers on captured-style outputs (smartctl --json for a new and a worn NVMe,
+// ibstat with one port up and one down, nvidia-smi topo -m of an HGX board and of a PCIe
+// server, nvidia-smi nvlink --status with all and with some links up) and on each malformed
+// input, whose error must name the line (JSON: the field) and what was expected.
+#include "probe/tools.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "test_support.h"
+
+namespace gpuplan::probe {
+namespace {
+
+using gpuplan::testing::source_path;
+
+std::string read_fixture(const std::string& name) {
+  std::ifstream in(source_path("tests/fixtures/tools/" + name), std::ios::binary);
+  EXPECT_TRUE(in) << name;
+  std::ostringstream out;
+  out << in.rdbuf();
+  return out.str();
+}
+
+bool has(const std::string& text, const std::string& needle) { return text.find(needle) != std::string::npos; }
+
+// --- smartctl --json -----------------------------------------------------------------------------
+
+TEST(ToolsTest, SmartctlNewNvmeReadsIdentityAndHealth) {
+  auto s = parse_smartctl_json(read_fixture("smartctl-nvme0.json"));
+  ASSERT_TRUE(s.ok()) << s.error().str();
+  EXPECT_EQ(s->device, "/dev/nvme0");
+  EXPECT_EQ(s->model, "SAMSUNG MZQL23T8HCLS-00A07");
+  EXPECT_EQ(s->serial, "S64HNE0T512345");
+  EXPECT_EQ(s->firmware, "GDC5602Q");
+  EXPECT_EQ(s->percentage_used, 1);
+  EXPECT_EQ(s->media_errors, 0u);
+  EXPECT_EQ(s->critical_warning, 0u);
+  EXPECT_EQ(s->smart_passed, true);
+}
+
+TEST(ToolsTest, SmartctlWornNvmeShows87PercentUsedAnd2MediaErrors) {
+  auto s = parse_smartctl_json(read_fixture("smartctl-worn.json"));
+  ASSERT_TRUE(s.ok()) << s.error().str();
+  EXPECT_EQ(s->device, "/dev/nvme1");
+  EXPECT_EQ(s->model, "INTEL SSDPE2KX040T8");
+  EXPECT_EQ(s->percentage_used, 87);
+  EXPECT_EQ(s->media_errors, 2u);
+  EXPECT_EQ(s->smart_passed, true);  // wear alone does not fail SMART: the check must read percentage_used
+}
+
+TEST(ToolsTest, SmartctlMissingCountersStayEmpty) {
+  auto s = parse_smartctl_json(R"({"model_name": "X", "nvme_smart_health_information_log": {}})");
+  ASSERT_TRUE(s.ok()) << s.error().str();
+  EXPECT_FALSE(s->percentage_used);
+  EXPECT_FALSE(s->media_errors);
+  EXPECT_FALSE(s->critical_warning);
+  EXPECT_FALSE(s->smart_passed);
+  EXPECT_EQ(s->device, "");
+}
+
+TEST(ToolsTest, SmartctlBrokenJsonNamesTheLine) {
+  auto s = parse_smartctl_json("{\n  \"model_name\": \"X\",\n  \"serial_number\": \n}\n");
+  ASSERT_FALSE(s.ok());
+  EXPECT_TRUE(has(s.error().message, "line 4")) << s.error().message;
+  EXPECT_TRUE(has(s.error().message, "expected smartctl --json output")) << s.error().message;
+}
+
+TEST(ToolsTest, SmartctlTopLevelArrayIsRejected) {
+  auto s = parse_smartctl_json("[1, 2]");
+  ASSERT_FALSE(s.ok());
+  EXPECT_TRUE(has(s.error().message, "expected a JSON object"));
+}
+
+TEST(ToolsTest, SmartctlOpenFailureQuotesSmartctl) {
+  auto s = parse_smartctl_json(R"({"smartctl": {"exit_status": 2, "messages": [
+      {"string": "Smartctl open device: /dev/nvme9 failed: No such device", "severity": "error"}]},
+      "device": {"name": "/dev/nvme9"}})");
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.error().field, "nvme_smart_health_information_log");
+  EXPECT_TRUE(has(s.error().message, "/dev/nvme9 failed: No such device")) << s.error().message;
+}
+
+TEST(ToolsTest, SmartctlWrongTypesNameTheField) {
+  auto used = parse_smartctl_json(R"({"nvme_smart_health_information_log": {"percentage_used": "87%"}})");
+  ASSERT_FALSE(used.ok());
+  EXPECT_EQ(used.error().field, "nvme_smart_health_information_log.percentage_used");
+
+  auto negative = parse_smartctl_json(R"({"nvme_smart_health_information_log": {"media_errors": -2}})");
+  ASSERT_FALSE(negative.ok());
+  EXPECT_EQ(negative.error().field, "nvme_smart_health_information_log.media_errors");
+
+  auto over = parse_smartctl_json(R"({"nvme_smart_health_information_log": {"percentage_used": 300}})");
+  ASSERT_FALSE(over.ok());
+  EXPECT_TRUE(has(over.error().message, "0–255"));
+
+  auto passed = parse_smartctl_json(R"({"nvme_smart_health_information_log": {}, "smart_status": {"passed": 1}})");
+  ASSERT_FALSE(passed.ok());
+  EXPECT_EQ(passed.error().field, "smart_status.passed");
+
+  auto model = parse_smartctl_json(R"({"model_name": 7, "nvme_smart_health_information_log": {}})");
+  ASSERT_FALSE(model.ok());
+  EXPECT_EQ(model.error().field, "model_name");
+
+  auto log = parse_smartctl_json(R"({"nvme_smart_health_information_log": [1]})");
+  ASSERT_FALSE(log.ok());
+  EXPECT_EQ(log.error().field, "nvme_smart_health_information_log");
+}
+
+// --- ibstat --------------------------------------------------------------------------------------
+
+TEST(ToolsTest, IbstatHdrShowsOneActivePortAndOneDown) {
+  auto ports = parse_ibstat(read_fixture("ibstat-hdr.txt"));
+  ASSERT_TRUE(ports.ok()) << ports.error().str();
+  ASSERT_EQ(ports->size(), 2u);
+  const IbstatPort& up = (*ports)[0];
+  EXPECT_EQ(up.ca, "mlx5_0");
+  EXPECT_EQ(up.port, 1);
+  EXPECT_EQ(up.state, "Active");
+  EXPECT_EQ(up.physical_state, "LinkUp");
+  EXPECT_EQ(up.rate_gbps, 200);
+  EXPECT_EQ(up.sm_lid, 1);
+  EXPECT_EQ(up.link_layer, "InfiniBand");
+  const IbstatPort& down = (*ports)[1];
+  EXPECT_EQ(down.ca, "mlx5_1");
+  EXPECT_EQ(down.state, "Down");
+  EXPECT_EQ(down.physical_state, "Disabled");
+  EXPECT_EQ(down.rate_gbps, 10);
+  EXPECT_EQ(down.sm_lid, 0);  // no subnet manager answered
+}
+
+TEST(ToolsTest, IbstatTwoPortCaGivesTwoPorts) {
+  auto ports = parse_ibstat("CA 'mlx5_2'\n\tPort 1:\n\t\tState: Active\n\t\tRate: 2.5\n\tPort 2:\n\t\tState: Down\n");
+  ASSERT_TRUE(ports.ok()) << ports.error().str();
+  ASSERT_EQ(ports->size(), 2u);
+  EXPECT_EQ((*ports)[0].rate_gbps, 3);  // SDR 1x, rounded to whole Gb/s
+  EXPECT_EQ((*ports)[1].port, 2);
+  EXPECT_EQ((*ports)[1].state, "Down");
+  EXPECT_FALSE((*ports)[1].rate_gbps);
+  EXPECT_FALSE((*ports)[1].sm_lid);
+}
+
+TEST(ToolsTest, IbstatErrorsNameTheLine) {
+  struct Case {
+    const char* text;
+    int line;
+    const char* expected;
+  };
+  const Case cases[] = {
+      {"\tPort 1:\n", 1, "expected a CA 'name' line before"},
+      {"\tState: Active\n", 1, "expected a CA 'name' line before"},
+      {"CA 'mlx5_0\n", 1, "expected CA 'name'"},
+      {"CA 'mlx5_0'\n\tgarbage here\n", 2, "expected CA 'name', 'Port N:' or 'Key: value'"},
+      {"CA 'mlx5_0'\n\tPort x:\n", 2, "expected 'Port N:'"},
+      {"CA 'mlx5_0'\n\tPort 0:\n", 2, "expected 'Port N:'"},
+      {"CA 'mlx5_0'\n\tPort 1:\n\t\tRate: fast\n", 3, "expected 'Rate: <Gb/s>'"},
+      {"CA 'mlx5_0'\n\tPort 1:\n\t\tSM lid: none\n", 3, "expected 'SM lid: <number>'"},
+      {"", 0, "at least one CA"},
+      {"CA 'mlx5_0'\n\tCA type: MT4123\n", 0, "at least one CA"},
+  };
+  for (const Case& c : cases) {
+    auto r = parse_ibstat(c.text);
+    ASSERT_FALSE(r.ok()) << c.text;
+    EXPECT_EQ(r.error().line, c.line) << c.text;
+    EXPECT_TRUE(has(r.error().message, c.expected)) << c.text << " → " << r.error().message;
+  }
+}
+
+// --- nvidia-smi topo -m --------------------------------------------------------------------------
+
+TEST(ToolsTest, TopoHgxHasNv12BetweenEveryPairOfGpus) {
+  auto t = parse_topo_matrix(read_fixture("topo-hgx-8gpu.txt"));
+  ASSERT_TRUE(t.ok()) << t.error().str();
+  ASSERT_EQ(t->gpus.size(), 8u);
+  EXPECT_EQ(t->gpus.front(), "GPU0");  // the terminal underline codes around the header are gone
+  EXPECT_EQ(t->nics, (std::vector<std::string>{"NIC0", "NIC1", "NIC2", "NIC3"}));
+  EXPECT_EQ(t->link.size(), 56u);  // 8 × 7 ordered pairs, no self entries
+  for (const auto& [pair, connection] : t->link) {
+    EXPECT_EQ(connection, "NV12") << pair.first << "-" << pair.second;
+    EXPECT_TRUE(GpuTopology::is_nvlink(connection));
+  }
+  EXPECT_EQ(t->link.count({"GPU0", "GPU0"}), 0u);
+  EXPECT_EQ(t->cpu_affinity.at("GPU0"), "48-63,176-191");
+  EXPECT_EQ(t->numa_affinity.at("GPU0"), "3");
+  EXPECT_EQ(t->cpu_affinity.at("GPU7"), "80-95,208-223");
+  EXPECT_EQ(t->numa_affinity.at("GPU7"), "5");
+  EXPECT_EQ(t->gpu_numa_id.at("GPU4"), "N/A");
+  EXPECT_EQ(t->nic_link.size(), 32u);
+  EXPECT_EQ(t->nic_link.at({"GPU0", "NIC0"}), "PXB");
+  EXPECT_EQ(t->nic_link.at({"GPU3", "NIC0"}), "NODE");
+  EXPECT_EQ(t->nic_link.at({"GPU0", "NIC2"}), "SYS");
+  EXPECT_EQ(t->nic_names.at("NIC3"), "mlx5_3");
+}
+
+TEST(ToolsTest, TopoPcieServerShowsEachPcieHop) {
+  auto t = parse_topo_matrix(read_fixture("topo-pcie-4gpu.txt"));
+  ASSERT_TRUE(t.ok()) << t.error().str();
+  ASSERT_EQ(t->gpus.size(), 4u);
+  EXPECT_EQ(t->link.size(), 12u);
+  EXPECT_EQ(t->link.at({"GPU0", "GPU1"}), "PIX");
+  EXPECT_EQ(t->link.at({"GPU1", "GPU0"}), "PIX");
+  EXPECT_EQ(t->link.at({"GPU0", "GPU2"}), "NODE");
+  EXPECT_EQ(t->link.at({"GPU2", "GPU3"}), "SYS");
+  EXPECT_EQ(t->nic_link.at({"GPU1", "NIC0"}), "PXB");
+  for (const auto& [pair, connection] : t->link) EXPECT_FALSE(GpuTopology::is_nvlink(connection));
+  EXPECT_EQ(t->cpu_affinity.at("GPU3"), "32-63,96-127");
+  EXPECT_EQ(t->numa_affinity.at("GPU3"), "1");
+  EXPECT_EQ(t->numa_affinity.at("GPU0"), "0");
+  EXPECT_EQ(t->nic_names.at("NIC0"), "mlx5_0");
+}
+
+TEST(ToolsTest, TopoWithoutNicsOrNumaIdColumnParses) {
+  auto t = parse_topo_matrix("\tGPU0\tGPU1\tCPU Affinity\tNUMA Affinity\nGPU0\t X \tNV4\t0-23\t0\nGPU1\tNV4\t X \t0-23\t0\n");
+  ASSERT_TRUE(t.ok()) << t.error().str();
+  EXPECT_EQ(t->link.at({"GPU1", "GPU0"}), "NV4");
+  EXPECT_TRUE(t->nics.empty());
+  EXPECT_TRUE(t->gpu_numa_id.empty());
+  EXPECT_EQ(t->cpu_affinity.at("GPU1"), "0-23");
+}
+
+TEST(ToolsTest, NvlinkConnectionsAreNvAndANumber) {
+  EXPECT_TRUE(GpuTopology::is_nvlink("NV12"));
+  EXPECT_TRUE(GpuTopology::is_nvlink("NV1"));
+  EXPECT_FALSE(GpuTopology::is_nvlink("NV"));
+  EXPECT_FALSE(GpuTopology::is_nvlink("NODE"));
+  EXPECT_FALSE(GpuTopology::is_nvlink("NV4x"));
+  EXPECT_FALSE(GpuTopology::is_nvlink("SYS"));
+  EXPECT_FALSE(GpuTopology::is_nvlink("X"));
+}
+
+TEST(ToolsTest, TopoErrorsNameTheLine) {
+  struct Case {
+    const char* text;
+    int line;
+    const char* expected;
+  };
+  const Case cases[] = {
+      {"", 0, "got nothing"},
+      {"\n\tCPU Affinity\tNUMA Affinity\n", 2, "expected a header row of GPU0"},
+      {"\tGPU0\tCPU Affinity\tNIC0\n", 1, "expected no device column after"},
+      {"\tGPU0\tGPU1\nGPU0\t X \tFOO\nGPU1\tFOO\t X \n", 2, "expected X, NV#, PIX, PXB, PHB, NODE or SYS, got 'FOO'"},
+      {"\tGPU0\tGPU1\nGPU0\t X \nGPU1\tNV4\t X \n", 2, "expected 2 connections for GPU0, got 1"},
+      {"\tGPU0\tGPU1\nGPU0\t X \tX\nGPU1\tNV4\t X \n", 2, "'X' marks a device's own column only"},
+      {"\tGPU0\tGPU1\nGPU0\t X \tNV4\n\nLegend:\n", 3, "expected a row for GPU1"},
+      {"\tGPU0\nGPU0\t X \nGPU5\t X \n", 3, "row GPU5 is not in the header"},
+      {"\tGPU0\nGPU0\t X \nmlx5_9\t X \n", 3, "expected a row for one of the header's devices"},
+      {"\tGPU0\tCPU Affinity\nGPU0\t X \t0-7\t0\t1\n", 2, "expected at most 1 values"},
+  };
+  for (const Case& c : cases) {
+    auto r = parse_topo_matrix(c.text);
+    ASSERT_FALSE(r.ok()) << c.text;
+    EXPECT_EQ(r.error().line, c.line) << c.text;
+    EXPECT_TRUE(has(r.error().message, c.expected)) << c.text << " → " << r.error().message;
+  }
+}
+
+// --- nvidia-smi nvlink --status ------------------------------------------------------------------
+
+TEST(ToolsTest, NvlinkStatusA100HasTwelveLinksAt25GBsPerGpu) {
+  auto s = parse_nvlink_status(read_fixture("nvlink-status-a100.txt"));
+  ASSERT_TRUE(s.ok()) << s.error().str();
+  ASSERT_EQ(s->gpus.size(), 8u);
+  for (size_t g = 0; g < 8; ++g) {
+    EXPECT_EQ(s->gpus[g].index, static_cast<int>(g));
+    EXPECT_EQ(s->gpus[g].name, "NVIDIA A100-SXM4-80GB");
+    ASSERT_EQ(s->gpus[g].links_gbs.size(), 12u);
+    for (const auto& l : s->gpus[g].links_gbs) EXPECT_EQ(l, 25.0);
+  }
+  EXPECT_EQ(s->gpus[3].uuid, "GPU-e6071a8c-5d3b-49f2-b8e0-2c9a4d16f7b3");
+}
+
+TEST(ToolsTest, NvlinkStatusInactiveLinksAreEmpty) {
+  auto s = parse_nvlink_status(read_fixture("nvlink-status-inactive.txt"));
+  ASSERT_TRUE(s.ok()) << s.error().str();
+  ASSERT_EQ(s->gpus.size(), 2u);
+  const auto& links = s->gpus[0].links_gbs;
+  ASSERT_EQ(links.size(), 12u);
+  EXPECT_FALSE(links[3]);
+  EXPECT_FALSE(links[7]);
+  int active = 0;
+  for (const auto& l : links) active += l.has_value();
+  EXPECT_EQ(active, 10);
+  for (const auto& l : s->gpus[1].links_gbs) EXPECT_EQ(l, 25.0);
+}
+
+TEST(ToolsTest, NvlinkStatusPcieCardWithoutLinksHasNone) {
+  auto s = parse_nvlink_status(
+      "GPU 0: NVIDIA A100 80GB PCIe (UUID: GPU-5a1e0c3d-7b92-4f68-a0d4-e2c1b9f83a67)\n"
+      "\t NVML: Unable to retrieve NVLink information as all links are inActive\n");
+  ASSERT_TRUE(s.ok()) << s.error().str();
+  ASSERT_EQ(s->gpus.size(), 1u);
+  EXPECT_EQ(s->gpus[0].name, "NVIDIA A100 80GB PCIe");
+  EXPECT_TRUE(s->gpus[0].links_gbs.empty());
+}
+
+TEST(ToolsTest, NvlinkStatusReadsFractionalSpeeds) {
+  auto s = parse_nvlink_status("GPU 0: NVIDIA H100 80GB HBM3 (UUID: GPU-x)\n\t Link 0: 26.562 GB/s\n");
+  ASSERT_TRUE(s.ok()) << s.error().str();
+  EXPECT_EQ(s->gpus[0].links_gbs.at(0), 26.562);
+  EXPECT_EQ(s->gpus[0].uuid, "GPU-x");
+}
+
+TEST(ToolsTest, NvlinkStatusErrorsNameTheLine) {
+  struct Case {
+    const char* text;
+    int line;
+    const char* expected;
+  };
+  const Case cases[] = {
+      {"\t Link 0: 25 GB/s\n", 1, "expected 'GPU N: name (UUID: …)' first"},
+      {"GPU 0: A100 (UUID: GPU-a)\n\t Link 2: fast\n", 2, "expected '<speed> GB/s' or '<inactive>'"},
+      {"GPU 0: A100 (UUID: GPU-a)\n\t Link 2: x GB/s\n", 2, "expected a speed in GB/s"},
+      {"GPU 0: A100 (UUID: GPU-a)\n\t Link x: 25 GB/s\n", 2, "expected 'Link N:'"},
+      {"GPU 0: A100 (UUID: GPU-a)\n\t Link 99: 25 GB/s\n", 2, "expected 'Link N:'"},
+      {"GPU 0: A100 (UUID: GPU-a)\n\n\t something else\n", 3, "expected 'Link N: <speed> GB/s'"},
+      {"", 0, "with a 'GPU N:' line"},
+  };
+  for (const Case& c : cases) {
+    auto r = parse_nvlink_status(c.text);
+    ASSERT_FALSE(r.ok()) << c.text;
+    EXPECT_EQ(r.error().line, c.line) << c.text;
+    EXPECT_TRUE(has(r.error().message, c.expected)) << c.text << " → " << r.error().message;
+  }
+}
+
+}  // namespace
+}  // namespace gpuplan::probe
