@@ -63,6 +63,8 @@ struct GpuLogSummary {
   std::optional<double> ecc_uncorrected_first, ecc_uncorrected_last;
   int64_t ecc_rises = 0;  // times the corrected or uncorrected count went up between samples
   int64_t ecc_first_rise_ms = 0;
+  // When each count first went up (nullopt: never), so G12 can say which error class rose first.
+  std::optional<int64_t> ecc_corrected_first_rise_ms, ecc_uncorrected_first_rise_ms;
 };
 
 struct LogSummary {
@@ -75,6 +77,7 @@ struct LogSummary {
 class LogSummariser : public telemetry::SampleSink {
  public:
   LogSummariser(std::string file, double min_utilization_pct, double max_temperature_c);
+  ~LogSummariser() override;  // out of line: Acc is complete only in accept.cpp
   void add(const telemetry::Sample& s) override;
   // Names come from the registry the reader filled.
   LogSummary finish(const telemetry::GpuRegistry& gpus, const telemetry::ReadStats& stats) const;
