@@ -93,7 +93,37 @@ struct NvmlFacts {
   std::vector<std::string> unsupported;  // "nvmlDeviceGetRemappedRows (GPU 0): Not Supported"
 };
 
-// The JSON a snapshot keeps (nvml.json) and reads back; the shape is documented in README.
+// The JSON a snapshot keeps (nvml.json) and reads back. Shape (every key always written; a
+// nullopt is written as null; on reading, absent and null both mean nullopt, unknown keys are
+// ignored so an older gpuplan reads a newer snapshot):
+//   {
+//     "library": "libnvidia-ml.so.1",              string
+//     "driver_version": "535.129.03",               string, required
+//     "cuda_driver_version": "12.2" | null,
+//     "nvml_version": "12.535.129.03" | null,
+//     "gpus": [                                     required
+//       { "info": {                                 required; GpuStatic, same names:
+//           "index": 0, "name": "...", "uuid": "GPU-...", "pci_bus_id": "00000000:07:00.0",
+//                                                   (these four required)
+//           "serial", "board_part_number", "vbios": string | null,
+//           "max_link_gen", "max_link_width": unsigned | null,
+//           "memory_total_mib", "power_limit_w", "max_sm_clock_mhz": number | null,
+//           "slowdown_temp_c", "shutdown_temp_c": integer | null },
+//         "now": {                                  GpuDynamic, same names:
+//           "utilization_pct", "memory_used_mib", "temperature_c", "power_w",
+//           "sm_clock_mhz": number | null,
+//           "clock_event_reasons", "ecc_volatile_corrected", "ecc_volatile_uncorrected",
+//           "ecc_aggregate_corrected", "ecc_aggregate_uncorrected": unsigned 64-bit | null,
+//           "link_gen", "link_width", "pcie_replays", "retired_pages_sbe", "retired_pages_dbe",
+//           "remapped_rows_correctable", "remapped_rows_uncorrectable": unsigned | null,
+//           "ecc_enabled", "retired_pages_pending", "remapping_pending",
+//           "remapping_failed": bool | null,
+//           "nvlink_active": [true, ...],               one per link, [] without NVLink
+//           "processes": [{"pid": 4242, "used_mib": 19968 | null}] | null } } ],
+//     "topology": [{"gpus": [0, 1], "level": 10}],  one per GPU pair i < j NVML answered
+//     "unsupported": ["nvmlDeviceGetRemappedRows (GPU 0): Not Supported"]
+//   }
+// facts_from_json's Error names `file` and the field path ("gpus[2].info.uuid: expected a string").
 nlohmann::json facts_to_json(const NvmlFacts& facts);
 Result<NvmlFacts> facts_from_json(const nlohmann::json& j, const std::string& file);
 
@@ -110,8 +140,18 @@ class Nvml {
   unsigned count() const;
   // Static facts of every GPU, one dynamic reading, and the GPU-pair topology.
   NvmlFacts read_facts();
-  // One dynamic reading of GPU `index` (what the sampler calls every interval).
+  // The static facts of GPU `index` alone.
+  GpuStatic read_static(unsigned index);
+  // One full dynamic reading of GPU `index`.
   GpuDynamic read_dynamic(unsigned index);
+  // The part of a dynamic reading a telemetry::Sample carries (utilization, memory, temperature,
+  // power, SM clock, clock event reasons, ECC mode and volatile counts): what the sampler calls
+  // every interval, without the NVLink, process and retirement queries.
+  GpuDynamic read_sample(unsigned index);
+  // The unsupported lines so far (what read_facts copies into NvmlFacts::unsupported). Each
+  // call that answered NOT_SUPPORTED or FUNCTION_NOT_FOUND for a GPU is not asked again.
+  const std::vector<std::string>& unsupported() const;
+
 
   struct Impl;
 
@@ -123,9 +163,10 @@ class Nvml {
 using Clock = std::function<std::chrono::system_clock::time_point()>;
 using Sleep = std::function<void(std::chrono::milliseconds)>;
 
-// Samples every GPU every `interval` for `duration` (the first reading at once), as telemetry
-// Samples whose `gpu` is the NVML index. `now` and `sleep` are injectable for tests; `on_sample`
-// (may be empty) sees each round as it is taken, for progress.
+// Samples every GPU every `interval` for `duration` (the first reading at once, then
+// duration / interval more, so 90 min at 30 min is 4 rounds), as telemetry Samples whose `gpu`
+// is the NVML index and whose time_ms is now() when the round was taken. `now` and `sleep` are injectable for tests;
+// `on_sample` (may be empty) sees each round as it is taken, for progress.
 std::vector<telemetry::Sample> sample_gpus(Nvml& nvml, std::chrono::milliseconds duration,
                                            std::chrono::milliseconds interval, const Clock& now,
                                            const Sleep& sleep,
