@@ -674,9 +674,11 @@ void check_versions(const AcceptInputs& in, const Catalog& cat, Check& c) {
     known["driver"] = {in.facts->driver->version, "/proc/driver/nvidia/version: " + in.facts->driver->line};
   else if (in.nvml && !in.nvml->driver_version.empty())
     known["driver"] = {in.nvml->driver_version, "NVML nvmlSystemGetDriverVersion"};
+  // The driver's CUDA version is the newest toolkit it can run, not the toolkit installed: it is
+  // recorded, and judged only against a declared toolkit (--cuda), never against the matrix.
   if (in.nvml && in.nvml->cuda_driver_version)
-    known["cuda"] = {*in.nvml->cuda_driver_version,
-                     "NVML nvmlSystemGetCudaDriverVersion (the CUDA the driver supports)"};
+    known["cuda-driver"] = {*in.nvml->cuda_driver_version,
+                            "NVML nvmlSystemGetCudaDriverVersion (the newest CUDA the driver supports)"};
   for (const auto& [k, v] : in.versions) known[lower(k)] = {v, "declared (--" + k + " " + v + ")"};
   if (!known.count("driver") && !known.count("cuda"))
     return needs(c,
@@ -700,6 +702,12 @@ void check_versions(const AcceptInputs& in, const Catalog& cat, Check& c) {
                                        fmt::join(e->list("allowed"), ", "), e->id, e->as_of));
       }
     }
+  }
+  if (known.count("cuda") && known.count("cuda-driver") &&
+      compare_versions(known["cuda"].first, known["cuda-driver"].first) > 0) {
+    raise(c.status, Status::kFail);
+    problems.push_back(fmt::format("CUDA toolkit {} is newer than the {} the driver supports", known["cuda"].first,
+                                   known["cuda-driver"].first));
   }
   c.detail = "Recorded " + join(seen, ", ") +
              (problems.empty() ? "; all within the compatibility matrix." : ". " + join(problems) + ".");

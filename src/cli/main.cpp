@@ -17,6 +17,8 @@
 #include "catalog/catalog.h"
 #include "catalog/schema.h"
 #include "cli/catalog_path.h"
+#include "cli/common.h"
+#include "cli/host_verbs.h"
 #include "core/text.h"
 #include "core/yaml_reader.h"
 #include "plan/audit.h"
@@ -36,67 +38,6 @@
 
 namespace gpuplan::cli {
 namespace {
-
-constexpr int kOk = 0;
-constexpr int kVerdictFailed = 1;
-constexpr int kBadInput = 2;
-
-struct Common {
-  std::vector<std::string> catalogs;
-  std::string format = "table";
-  std::string lang;
-  bool no_color = false;
-};
-
-struct Context {
-  catalog::Catalog catalog;
-  report::Format format = report::Format::kTable;
-  report::Style style;
-};
-
-int bad_input(const std::string& message) {
-  std::cerr << "gpuplan: error: " << message << "\n";
-  return kBadInput;
-}
-
-int bad_input(const Error& e) { return bad_input(e.str()); }
-
-// Builds the context every verb needs; prints the problem and returns false on bad input.
-bool make_context(const Common& common, Context& ctx, int& exit_code, bool html_ok = false) {
-  if (!report::parse_format(common.format, ctx.format) || (ctx.format == report::Format::kHtml && !html_ok)) {
-    exit_code = bad_input("--format: '" + common.format + "' is not one of table, json, md" + (html_ok ? ", html" : ""));
-    return false;
-  }
-  ctx.style.lang = report::lang_from_env();
-  if (!common.lang.empty() && !report::parse_lang(common.lang, ctx.style.lang)) {
-    exit_code = bad_input("--lang: '" + common.lang + "' is not one of en, zh");
-    return false;
-  }
-  const char* no_color = std::getenv("NO_COLOR");
-  ctx.style.colour = ctx.format == report::Format::kTable && !common.no_color && isatty(STDOUT_FILENO) &&
-                     !(no_color && *no_color);
-  std::vector<Error> problems;
-  ctx.catalog = catalog::Catalog::load(catalog_dirs(common.catalogs), problems);
-  if (!problems.empty()) {
-    for (const auto& p : problems) std::cerr << "gpuplan: catalog: " << p.str() << "\n";
-    exit_code = bad_input(std::to_string(problems.size()) + " problem(s) in the catalog; run `gpuplan catalog check`");
-    return false;
-  }
-  return true;
-}
-
-// Prints a report, or writes it to `output` when one is given.
-int emit(const std::string& text, const std::string& output) {
-  if (output.empty()) {
-    std::cout << text;
-    return kOk;
-  }
-  std::ofstream out(output);
-  out << text;
-  if (!out) return bad_input(Error{output, 0, "--output", "cannot write the report"});
-  std::cerr << "gpuplan: wrote " << output << "\n";
-  return kOk;
-}
 
 // --- quote -------------------------------------------------------------------------------
 
@@ -529,7 +470,7 @@ int run(int argc, char** argv) {
   app.add_option("--format", common.format, "Output: table, json or md (tco also html)")->type_name("FORMAT")->capture_default_str();
   app.add_option("--lang", common.lang, "Language of titles and headings: en or zh (default from LANG)");
   app.add_flag("--no-color", common.no_color, "Never colour the output (NO_COLOR is honoured too)");
-  app.footer("Exit codes: 0 done, 1 the verdict failed (audit), 2 bad input or usage, 3 internal error.\n"
+  app.footer("Exit codes: 0 done, 1 the verdict failed (audit, accept, diagnose), 2 bad input or usage, 3 internal error.\n"
              "Run `gpuplan VERB --help` for a verb's flags and an example.");
 
   QuoteArgs qa;
@@ -613,6 +554,9 @@ int run(int argc, char** argv) {
   cat->footer("Examples:\n  gpuplan catalog list gpu\n  gpuplan catalog show a100-80gb-sxm --format json\n"
               "  gpuplan catalog check my-prices/");
 
+  HostVerbs host_verbs;
+  host_verbs.add_to(app);
+
   for (CLI::App* sub : {quote, recommend, audit, tco_cmd, usage_cmd, cat, list, show, check}) sub->fallthrough();
 
   try {
@@ -636,7 +580,9 @@ int run(int argc, char** argv) {
   if (*list) return run_catalog_list(common, list_kind);
   if (*show) return run_catalog_show(common, show_id);
   if (*check) return run_catalog_check(common, check_dir);
-  return kBadInput;
+  int rc = kBadInput;
+  host_verbs.run(common, rc);
+  return rc;
 }
 
 }  // namespace

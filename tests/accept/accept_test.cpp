@@ -411,10 +411,34 @@ TEST(AcceptTest, OldDriverFailsAndUnlistedCudaWarnsWithTheMatrixDate) {
   EXPECT_TRUE(has(old.detail, "driver 470.199.02 is below the minimum 525.85.05")) << old.detail;
 
   in.nvml->driver_version = "535.129.03";
-  in.versions["cuda"] = "12.2";  // declared; the matrix lists 11.8 and 12.1 (as of 2024)
+  in.nvml->cuda_driver_version = "12.2";  // driver 535 runs toolkits up to 12.2
+  in.versions["cuda"] = "12.2";            // declared; the matrix lists 11.8 and 12.1 (as of 2024)
   Check cuda = run(in, "versions");
   EXPECT_EQ(cuda.status, Status::kWarn);
   EXPECT_TRUE(has(cuda.detail, "cuda 12.2 is not in the matrix's 11.8, 12.1 (cuda, as of 2024)")) << cuda.detail;
+}
+
+TEST(AcceptTest, DriverCudaVersionIsRecordedNotJudgedAgainstTheToolkitMatrix) {
+  // NVML's 12.2 is the newest CUDA driver 535 runs, not an installed toolkit: 12.2 is not in the
+  // toolkit list (11.8, 12.1), yet nothing is wrong.
+  AcceptInputs in;
+  in.nvml = nvml_gpus(1);
+  in.nvml->driver_version = "535.129.03";
+  in.nvml->cuda_driver_version = "12.2";
+  Check c = run(in, "versions");
+  EXPECT_EQ(c.status, Status::kPass) << c.detail;
+  EXPECT_EQ(c.detail, "Recorded cuda-driver 12.2, driver 535.129.03; all within the compatibility matrix.");
+}
+
+TEST(AcceptTest, ToolkitNewerThanTheDriverSupportsFails) {
+  AcceptInputs in;
+  in.nvml = nvml_gpus(1);
+  in.nvml->driver_version = "535.129.03";
+  in.nvml->cuda_driver_version = "12.2";
+  in.versions["cuda"] = "12.4";  // 12.4 > 12.2: the driver cannot run it (and 12.4 is not in the matrix)
+  Check c = run(in, "versions");
+  EXPECT_EQ(c.status, Status::kFail);
+  EXPECT_TRUE(has(c.detail, "CUDA toolkit 12.4 is newer than the 12.2 the driver supports")) << c.detail;
 }
 
 TEST(AcceptTest, NoVersionKnownNeedsEvidence) {

@@ -1,0 +1,50 @@
+#include "cli/evidence.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <set>
+
+#include "core/sha256.h"
+
+namespace gpuplan::cli {
+namespace fs = std::filesystem;
+
+Result<int> write_evidence(const std::string& dir, const std::vector<EvidenceItem>& items) {
+  std::error_code ec;
+  if (fs::exists(dir, ec) && !(fs::is_directory(dir, ec) && fs::is_empty(dir, ec)))
+    return Error{dir, 0, "--evidence", "exists and is not an empty directory; refusing to overwrite evidence"};
+  fs::create_directories(dir, ec);
+  if (ec) return Error{dir, 0, "--evidence", "cannot create the directory: " + ec.message()};
+  std::vector<std::string> names;
+  std::set<std::string> seen;
+  for (const EvidenceItem& item : items) {
+    if (item.name.empty() || item.name.front() == '/' || item.name.find("..") != std::string::npos ||
+        !seen.insert(item.name).second)
+      continue;  // a duplicate or an unsafe name never reaches the disk
+    const fs::path target = fs::path(dir) / item.name;
+    fs::create_directories(target.parent_path(), ec);
+    if (!item.copy_from.empty()) {
+      fs::copy_file(item.copy_from, target, fs::copy_options::overwrite_existing, ec);
+      if (ec) return Error{item.copy_from, 0, {}, "cannot copy into the evidence bundle: " + ec.message()};
+    } else {
+      std::ofstream out(target, std::ios::binary);
+      out << item.text;
+      if (!out) return Error{target.string(), 0, {}, "cannot write into the evidence bundle"};
+    }
+    names.push_back(item.name);
+  }
+  std::sort(names.begin(), names.end());
+  std::string manifest;
+  for (const std::string& name : names) {
+    auto hash = sha256_file((fs::path(dir) / name).string());
+    if (!hash) return hash.error();
+    manifest += *hash + "  " + name + "\n";
+  }
+  std::ofstream out(fs::path(dir) / "MANIFEST.sha256");
+  out << manifest;
+  if (!out) return Error{dir, 0, {}, "cannot write MANIFEST.sha256"};
+  return static_cast<int>(names.size()) + 1;
+}
+
+}  // namespace gpuplan::cli

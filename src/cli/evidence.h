@@ -1,0 +1,28 @@
+// Evidence bundle: everything an acceptance run rests on, in one directory a dispute can be
+// settled from (SPEC §G, last paragraph):
+//   report.json, report.md, report.html   the verdict and every check
+//   inputs/NAME                           copies of the files given on the command line
+//   host/PATH                             the host files the probes read (sysfs, /proc)
+//   captures/NAME                         what gpuplan captured: kernel.log, nvml.json, tool outputs
+//   timestamps.json                       when the run started and ended, gpuplan's version, the command
+//   MANIFEST.sha256                       sha256 of every file above (`sha256sum -c MANIFEST.sha256`)
+// A caller may rely on: an existing non-empty directory is refused (nothing is overwritten).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/error.h"
+
+namespace gpuplan::cli {
+
+struct EvidenceItem {
+  std::string name;         // path inside the bundle, "inputs/soak.csv"
+  std::string copy_from;    // a file to copy, or empty to write `text`
+  std::string text;
+};
+
+// Writes every item, then MANIFEST.sha256 over all of them; returns the number of files.
+Result<int> write_evidence(const std::string& dir, const std::vector<EvidenceItem>& items);
+
+}  // namespace gpuplan::cli

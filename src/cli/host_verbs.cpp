@@ -1,0 +1,589 @@
+#include "cli/host_verbs.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <map>
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <thread>
+
+#include <nlohmann/json.hpp>
+
+#include "accept/accept.h"
+#include "cli/evidence.h"
+#include "core/sha256.h"
+#include "diagnose/diagnose.h"
+#include "nvml/nvml.h"
+#include "probe/host.h"
+#include "probe/kernel_log.h"
+#include "probe/snapshot.h"
+#include "probe/tools.h"
+#include "report/accept_render.h"
+#include "report/document.h"
+#include "telemetry/readers.h"
+
+namespace gpuplan::cli {
+namespace fs = std::filesystem;
+
+struct HostVerbs::Args {
+  // shared by the three verbs
+  std::string root = "/";
+  std::string kernel_log;
+  std::string nvml = "auto";  // auto (live on /, the snapshot's otherwise), live, snapshot, off
+  std::string output;
+  // accept
+  std::string soak, load, archive, ibstat, topo, benchmark, benchmark_cmd, checksums, host, evidence, cuda, nccl;
+  std::vector<std::string> smartctl, firmware, attach;
+  std::optional<int> gpus;
+  // diagnose
+  std::vector<std::string> logs;
+  // snapshot
+  std::string snapshot_out;
+  double sample_seconds = 0;
+  double sample_interval = 1;
+};
+
+HostVerbs::HostVerbs() : args_(std::make_unique<Args>()) {}
+HostVerbs::~HostVerbs() = default;
+
+namespace {
+
+// Where a snapshot or fixture keeps gpuplan's own captures.
+constexpr const char* kCaptureDir = "/gpuplan";
+
+std::optional<std::string> read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// Runs a command and returns what it printed; nullopt when it could not start or failed.
+std::optional<std::string> run_command(const std::string& command) {
+  FILE* pipe = popen((command + " 2>/dev/null").c_str(), "r");
+  if (!pipe) return std::nullopt;
+  std::string out;
+  std::array<char, 4096> buffer{};
+  size_t n;
+  while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0) out.append(buffer.data(), n);
+  const int status = pclose(pipe);
+  if (status != 0 && out.empty()) return std::nullopt;
+  return out;
+}
+
+// Whether `name` is an executable on PATH.
+bool have_tool(const std::string& name) {
+  const char* path = std::getenv("PATH");
+  std::stringstream dirs(path ? path : "");
+  std::string dir;
+  while (std::getline(dirs, dir, ':'))
+    if (!dir.empty() && access((dir + "/" + name).c_str(), X_OK) == 0) return true;
+  return false;
+}
+
+// The live kernel log: /dev/kmsg records (read without blocking), else `dmesg`.
+std::optional<std::pair<std::string, std::string>> read_live_kernel_log() {
+  const int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK);
+  if (fd >= 0) {
+    std::string text;
+    std::array<char, 8192> record{};
+    for (;;) {
+      const ssize_t n = read(fd, record.data(), record.size());
+      if (n > 0) {
+        text.append(record.data(), static_cast<size_t>(n));
+        if (text.back() != '\n') text += '\n';
+      } else if (n < 0 && errno == EPIPE) {
+        continue;  // the oldest records were overwritten while reading: go on with the next
+      } else {
+        break;  // EAGAIN: no more records
+      }
+    }
+    close(fd);
+    if (!text.empty()) return std::make_pair(text, std::string("/dev/kmsg"));
+  }
+  if (auto text = run_command("dmesg")) return std::make_pair(*text, std::string("dmesg"));
+  return std::nullopt;
+}
+
+std::string now_iso() {
+  const std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+// A root given as a snapshot archive is unpacked into a temporary directory first.
+struct PreparedRoot {
+  std::string dir;
+  bool live = true;
+  std::string unpacked;  // temporary directory to remove, when one was made
+
+  PreparedRoot() = default;
+  PreparedRoot(const PreparedRoot&) = delete;
+  PreparedRoot& operator=(const PreparedRoot&) = delete;
+  ~PreparedRoot() {
+    std::error_code ec;
+    if (!unpacked.empty()) fs::remove_all(unpacked, ec);
+  }
+};
+
+std::optional<Error> prepare_root(const std::string& root, PreparedRoot& out) {
+  std::error_code ec;
+  if (root == "/" || root.empty()) {
+    out.dir = "/";
+    return std::nullopt;
+  }
+  out.live = false;
+  if (fs::is_directory(root, ec)) {
+    out.dir = root;
+    return std::nullopt;
+  }
+  if (!fs::exists(root, ec)) return Error{root, 0, "--root", "no such directory or snapshot"};
+  std::string tmpl = (fs::temp_directory_path() / "gpuplan-snapshot-XXXXXX").string();
+  if (!mkdtemp(tmpl.data())) return Error{root, 0, "--root", "cannot make a temporary directory to unpack into"};
+  out.unpacked = tmpl;
+  auto unpacked = probe::unpack_snapshot(root, tmpl);
+  if (!unpacked) return unpacked.error();
+  out.dir = tmpl;
+  return std::nullopt;
+}
+
+// Everything the probes, the kernel log, NVML and the tools show about one host.
+struct HostView {
+  probe::HostFs fs;
+  std::optional<probe::HostFacts> facts;
+  std::string facts_error;
+  std::optional<probe::KernelLog> kernel_log;
+  std::string kernel_log_text, kernel_log_source;
+  std::optional<nvml::NvmlFacts> nvml;
+  std::string nvml_json, nvml_error;
+  std::map<std::string, std::string> tool_outputs;  // "ibstat.txt" → text
+
+  explicit HostView(std::string root) : fs(std::move(root)) {}
+};
+
+std::optional<Error> gather_host(const HostVerbs::Args& a, const PreparedRoot& root, HostView& view) {
+  auto facts = probe::probe_host(view.fs);
+  if (facts) view.facts = std::move(*facts);
+  else view.facts_error = facts.error().str();
+
+  // Kernel log: --kernel-log, else the snapshot's capture, else the live log.
+  if (!a.kernel_log.empty()) {
+    auto text = read_file(a.kernel_log);
+    if (!text) return Error{a.kernel_log, 0, "--kernel-log", "cannot read the file"};
+    view.kernel_log_text = *text;
+    view.kernel_log_source = a.kernel_log;
+  } else if (!root.live) {
+    if (auto text = view.fs.read(std::string(kCaptureDir) + "/kernel.log")) {
+      view.kernel_log_text = *text;
+      view.kernel_log_source = "gpuplan/kernel.log";
+    }
+  } else if (auto live = read_live_kernel_log()) {
+    view.kernel_log_text = live->first;
+    view.kernel_log_source = live->second;
+  }
+  if (!view.kernel_log_source.empty()) view.kernel_log = probe::parse_kernel_log(view.kernel_log_text);
+
+  // NVML: the snapshot's facts offline, the library live.
+  const bool live_nvml = a.nvml == "live" || (a.nvml == "auto" && root.live);
+  if (a.nvml == "off") {
+    view.nvml_error = "NVML not read (--nvml off)";
+  } else if (!live_nvml) {
+    const std::string file = std::string(kCaptureDir) + "/nvml.json";
+    if (auto text = view.fs.read(file)) {
+      auto j = nlohmann::json::parse(*text, nullptr, false);
+      if (j.is_discarded()) return Error{view.fs.real(file), 0, {}, "not valid JSON"};
+      auto parsed = nvml::facts_from_json(j, view.fs.real(file));
+      if (!parsed) return parsed.error();
+      view.nvml = std::move(*parsed);
+      view.nvml_json = *text;
+    } else {
+      view.nvml_error = "no NVML facts in the snapshot (gpuplan/nvml.json)";
+    }
+  } else {
+    auto lib = nvml::Nvml::open();
+    if (lib) {
+      view.nvml = (*lib)->read_facts();
+      view.nvml_json = nvml::facts_to_json(*view.nvml).dump(2) + "\n";
+    } else {
+      view.nvml_error = lib.error().str();
+    }
+  }
+
+  // Optional tools: the snapshot's captures offline, the tools themselves live when installed.
+  if (!root.live) {
+    for (const std::string& name : view.fs.list(std::string(kCaptureDir) + "/tools"))
+      if (auto text = view.fs.read(std::string(kCaptureDir) + "/tools/" + name)) view.tool_outputs[name] = *text;
+  } else {
+    if (have_tool("ibstat"))
+      if (auto out = run_command("ibstat")) view.tool_outputs["ibstat.txt"] = *out;
+    if (have_tool("nvidia-smi")) {
+      if (auto out = run_command("nvidia-smi topo -m")) view.tool_outputs["topo.txt"] = *out;
+      if (auto out = run_command("nvidia-smi nvlink --status")) view.tool_outputs["nvlink-status.txt"] = *out;
+    }
+    if (have_tool("smartctl") && view.facts)
+      for (const auto& n : view.facts->nvme)
+        if (auto out = run_command("smartctl --json -a /dev/" + n.name)) view.tool_outputs["smartctl-" + n.name + ".json"] = *out;
+  }
+  return std::nullopt;
+}
+
+// --- accept ----------------------------------------------------------------------------
+
+const std::vector<std::string> kAttachable = {"infiniband", "firmware.versions", "soak", "load", "performance",
+                                              "versions", "health.archive"};
+
+std::string base_name(const std::string& path) { return fs::path(path).filename().string(); }
+
+int run_accept(const Common& common, const HostVerbs::Args& a) {
+  Context ctx;
+  int rc = kOk;
+  if (!make_context(common, ctx, rc, /*html_ok=*/true)) return rc;
+  const std::string started = now_iso();
+  PreparedRoot root;
+  if (auto e = prepare_root(a.root, root)) return bad_input(*e);
+  HostView view(root.dir);
+  if (auto e = gather_host(a, root, view)) return bad_input(*e);
+
+  accept::AcceptInputs in;
+  in.host = a.host;
+  if (in.host.empty() && view.facts) in.host = view.facts->hostname;
+  if (in.host.empty()) in.host = root.live ? "this host" : a.root;
+  in.facts = view.facts;
+  in.facts_error = view.facts_error;
+  in.kernel_log = view.kernel_log;
+  in.kernel_log_source = view.kernel_log_source;
+  in.nvml = view.nvml;
+  in.nvml_error = view.nvml_error;
+  std::vector<EvidenceItem> items;
+
+  auto summarise = [&](const std::string& path, const char* flag, std::optional<accept::LogSummary>& out) -> int {
+    if (path.empty()) return kOk;
+    auto s = accept::summarise_log(path, ctx.catalog);
+    if (!s) return bad_input(Error{s.error().file, s.error().line, s.error().field.empty() ? flag : s.error().field, s.error().message});
+    for (const auto& skip : s->stats.skipped)
+      std::cerr << "gpuplan: " << skip.file << ":" << skip.line << ": skipped: " << skip.reason << "\n";
+    out = std::move(*s);
+    items.push_back({std::string("inputs/") + (flag + 2) + "-" + base_name(path), path, {}});
+    return kOk;
+  };
+  if (int r = summarise(a.soak, "--soak", in.soak)) return r;
+  if (int r = summarise(a.load, "--load", in.load)) return r;
+  if (int r = summarise(a.archive, "--archive", in.archive)) return r;
+
+  // Tool outputs: files given on the command line win over the snapshot's or live captures.
+  std::vector<std::pair<std::string, std::string>> smart_texts;  // (name, text)
+  for (const auto& path : a.smartctl) {
+    auto text = read_file(path);
+    if (!text) return bad_input(Error{path, 0, "--smartctl", "cannot read the file"});
+    smart_texts.emplace_back(path, *text);
+    items.push_back({"inputs/" + base_name(path), path, {}});
+  }
+  for (const auto& [name, text] : view.tool_outputs)
+    if (a.smartctl.empty() && name.rfind("smartctl", 0) == 0) smart_texts.emplace_back("gpuplan/tools/" + name, text);
+  for (const auto& [name, text] : smart_texts) {
+    auto parsed = probe::parse_smartctl_json(text);
+    if (!parsed) return bad_input(Error{name, parsed.error().line, parsed.error().field, parsed.error().message});
+    in.smart.emplace_back(name, *parsed);
+  }
+  auto tool_text = [&](const std::string& flag_path, const char* flag, const std::string& capture,
+                       std::string& name) -> std::optional<std::string> {
+    if (!flag_path.empty()) {
+      name = flag_path;
+      items.push_back({"inputs/" + base_name(flag_path), flag_path, {}});
+      return read_file(flag_path);
+    }
+    (void)flag;
+    auto it = view.tool_outputs.find(capture);
+    if (it == view.tool_outputs.end()) return std::nullopt;
+    name = "gpuplan/tools/" + capture;
+    return it->second;
+  };
+  std::string name;
+  if (auto text = tool_text(a.ibstat, "--ibstat", "ibstat.txt", name)) {
+    auto parsed = probe::parse_ibstat(*text);
+    if (!parsed) return bad_input(Error{name, parsed.error().line, parsed.error().field, parsed.error().message});
+    in.ibstat = *parsed;
+  } else if (!a.ibstat.empty()) {
+    return bad_input(Error{a.ibstat, 0, "--ibstat", "cannot read the file"});
+  }
+  if (auto text = tool_text(a.topo, "--topo", "topo.txt", name)) {
+    auto parsed = probe::parse_topo_matrix(*text);
+    if (!parsed) return bad_input(Error{name, parsed.error().line, parsed.error().field, parsed.error().message});
+    in.topo = *parsed;
+  } else if (!a.topo.empty()) {
+    return bad_input(Error{a.topo, 0, "--topo", "cannot read the file"});
+  }
+
+  // G10: a benchmark's output, from a file or a command run now.
+  if (!a.benchmark.empty() || !a.benchmark_cmd.empty()) {
+    std::optional<std::string> text;
+    if (!a.benchmark.empty()) {
+      text = read_file(a.benchmark);
+      if (!text) return bad_input(Error{a.benchmark, 0, "--benchmark", "cannot read the file"});
+      in.benchmark_source = a.benchmark;
+      items.push_back({"inputs/" + base_name(a.benchmark), a.benchmark, {}});
+    } else {
+      std::cerr << "gpuplan: running the benchmark: " << a.benchmark_cmd << "\n";
+      text = run_command(a.benchmark_cmd);
+      if (!text) return bad_input(Error{{}, 0, "--benchmark-cmd", "the command failed or printed nothing: " + a.benchmark_cmd});
+      in.benchmark_source = a.benchmark_cmd;
+      items.push_back({"captures/benchmark-output.txt", {}, "$ " + a.benchmark_cmd + "\n" + *text});
+    }
+    in.images_per_s = accept::parse_images_per_second(*text);
+    if (!in.images_per_s)
+      return bad_input(Error{in.benchmark_source, 0, "--benchmark", "no images/s figure in the output (e.g. \"images/sec: 1875.3\")"});
+  }
+
+  // G11: firmware images against the vendor's checksum file.
+  for (const auto& path : a.firmware) {
+    auto hash = sha256_file(path);
+    if (!hash) return bad_input(Error{path, 0, "--firmware", hash.error().message});
+    in.firmware.push_back({path, *hash});
+  }
+  if (!a.checksums.empty()) {
+    auto text = read_file(a.checksums);
+    if (!text) return bad_input(Error{a.checksums, 0, "--checksums", "cannot read the file"});
+    auto sums = accept::parse_checksums(*text, a.checksums);
+    if (!sums) return bad_input(sums.error());
+    in.expected_sha256 = *sums;
+    in.checksum_file = a.checksums;
+    items.push_back({"inputs/" + base_name(a.checksums), a.checksums, {}});
+  }
+  if (!a.cuda.empty()) in.versions["cuda"] = a.cuda;
+  if (!a.nccl.empty()) in.versions["nccl"] = a.nccl;
+  for (const auto& spec : a.attach) {
+    const auto eq = spec.find('=');
+    const std::string check = spec.substr(0, eq);
+    if (eq == std::string::npos || std::find(kAttachable.begin(), kAttachable.end(), check) == kAttachable.end())
+      return bad_input(Error{{}, 0, "--attach", "'" + spec + "': expected CHECK=FILE with CHECK one of infiniband, "
+                                                "firmware.versions, soak, load, performance, versions, health.archive"});
+    const std::string file = spec.substr(eq + 1);
+    if (!fs::is_regular_file(file)) return bad_input(Error{file, 0, "--attach", "no such file"});
+    auto hash = sha256_file(file);
+    if (!hash) return bad_input(hash.error());
+    in.attached[check] = file + " (sha256 " + *hash + ")";
+    items.push_back({"inputs/attached-" + check + "-" + base_name(file), file, {}});
+  }
+  if (a.gpus) {
+    if (*a.gpus < 1 || *a.gpus > 64) return bad_input(Error{{}, 0, "--gpus", "must be between 1 and 64"});
+    in.expected_gpus = *a.gpus;
+  }
+
+  const accept::AcceptReport report = accept::run_acceptance(in, ctx.catalog);
+  const std::string text = report::render_accept(report, ctx.format, ctx.style);
+
+  if (!a.evidence.empty()) {
+    if (!a.kernel_log.empty()) items.push_back({"inputs/" + base_name(a.kernel_log), a.kernel_log, {}});
+    else if (!view.kernel_log_source.empty()) items.push_back({"captures/kernel.log", {}, view.kernel_log_text});
+    if (!view.nvml_json.empty()) items.push_back({"captures/nvml.json", {}, view.nvml_json});
+    for (const auto& [tool, out] : view.tool_outputs) items.push_back({"captures/tools/" + tool, {}, out});
+    for (const auto& file : view.fs.files_read())
+      if (file.rfind(kCaptureDir, 0) != 0)
+        if (auto content = view.fs.read(file)) items.push_back({"host" + file, {}, *content});
+    report::Style plain = ctx.style;
+    plain.colour = false;
+    items.push_back({"report.json", {}, report::accept_json(report).dump(2) + "\n"});
+    items.push_back({"report.md", {}, report::render_accept(report, report::Format::kMarkdown, plain)});
+    items.push_back({"report.html", {}, report::render_accept(report, report::Format::kHtml, plain)});
+    nlohmann::json stamps = {{"started", started},
+                             {"finished", now_iso()},
+                             {"gpuplan", GPUPLAN_VERSION},
+                             {"root", a.root},
+                             {"kernel_log", view.kernel_log_source},
+                             {"nvml", view.nvml ? view.nvml->library : view.nvml_error}};
+    items.push_back({"timestamps.json", {}, stamps.dump(2) + "\n"});
+    auto written = write_evidence(a.evidence, items);
+    if (!written) return bad_input(written.error());
+    std::cerr << "gpuplan: wrote " << *written << " files of evidence to " << a.evidence
+              << " (check them with: cd " << a.evidence << " && sha256sum -c MANIFEST.sha256)\n";
+  }
+  if (int r = emit(text, a.output)) return r;
+  return report.passed ? kOk : kVerdictFailed;
+}
+
+// --- diagnose --------------------------------------------------------------------------
+
+class CollectSamples : public telemetry::SampleSink {
+ public:
+  explicit CollectSamples(std::vector<telemetry::Sample>& out) : out_(out) {}
+  void add(const telemetry::Sample& s) override { out_.push_back(s); }
+
+ private:
+  std::vector<telemetry::Sample>& out_;
+};
+
+int run_diagnose(const Common& common, const HostVerbs::Args& a) {
+  Context ctx;
+  int rc = kOk;
+  if (!make_context(common, ctx, rc, /*html_ok=*/true)) return rc;
+  PreparedRoot root;
+  if (auto e = prepare_root(a.root, root)) return bad_input(*e);
+  HostView view(root.dir);
+  if (auto e = gather_host(a, root, view)) return bad_input(*e);
+  diagnose::DiagnoseInputs in;
+  in.facts = view.facts;
+  in.nvml = view.nvml;
+  telemetry::GpuRegistry gpus;
+  CollectSamples sink(in.samples);
+  for (const auto& path : a.logs) {
+    auto stats = telemetry::read_samples(path, telemetry::SourceFormat::kAuto, gpus, sink);
+    if (!stats) return bad_input(stats.error());
+    for (const auto& skip : stats->skipped)
+      std::cerr << "gpuplan: " << skip.file << ":" << skip.line << ": skipped: " << skip.reason << "\n";
+  }
+  in.gpu_names = gpus.names();
+  // Live: sample NVML for a while when asked, as the logs would have.
+  if (a.sample_seconds > 0 && a.nvml != "off" && a.nvml != "snapshot") {
+    auto lib = nvml::Nvml::open();
+    if (!lib) return bad_input(lib.error());
+    const auto interval = std::chrono::milliseconds(static_cast<int64_t>(a.sample_interval * 1000));
+    const auto duration = std::chrono::milliseconds(static_cast<int64_t>(a.sample_seconds * 1000));
+    const bool tty = isatty(STDERR_FILENO);
+    auto samples = nvml::sample_gpus(
+        **lib, duration, interval, [] { return std::chrono::system_clock::now(); },
+        [](std::chrono::milliseconds d) { std::this_thread::sleep_for(d); },
+        [tty](int round, int rounds) {
+          if (tty) std::fprintf(stderr, "\rsampling NVML: %d/%d", round, rounds);
+        });
+    if (tty) std::fprintf(stderr, "\n");
+    const uint32_t base = static_cast<uint32_t>(in.gpu_names.size());
+    for (unsigned i = 0; i < (*lib)->count(); ++i) in.gpu_names.push_back("nvml/" + std::to_string(i));
+    for (auto s : samples) {
+      s.gpu += base;
+      in.samples.push_back(s);
+    }
+  }
+  if (!a.topo.empty()) {
+    auto text = read_file(a.topo);
+    if (!text) return bad_input(Error{a.topo, 0, "--topo", "cannot read the file"});
+    auto parsed = probe::parse_topo_matrix(*text);
+    if (!parsed) return bad_input(Error{a.topo, parsed.error().line, parsed.error().field, parsed.error().message});
+    in.topo = *parsed;
+  } else if (auto it = view.tool_outputs.find("topo.txt"); it != view.tool_outputs.end()) {
+    if (auto parsed = probe::parse_topo_matrix(it->second)) in.topo = *parsed;
+  }
+  const std::vector<Finding> findings = diagnose::diagnose(in, ctx.catalog);
+  std::string host = a.host;
+  if (host.empty() && view.facts) host = view.facts->hostname;
+  if (host.empty()) host = root.live ? "this host" : a.root;
+  if (int r = emit(report::render_diagnose(host, findings, ctx.format, ctx.style), a.output)) return r;
+  return any_fail(findings) ? kVerdictFailed : kOk;
+}
+
+// --- snapshot --------------------------------------------------------------------------
+
+int run_snapshot(const HostVerbs::Args& a) {
+  if (a.snapshot_out.empty()) return bad_input("snapshot needs the archive to write, e.g. gpuplan snapshot host.tar.gz");
+  PreparedRoot root;
+  if (auto e = prepare_root(a.root, root)) return bad_input(*e);
+  HostView view(root.dir);
+  if (auto e = gather_host(a, root, view)) return bad_input(*e);
+  if (!view.facts) return bad_input(Error{a.root, 0, "--root", view.facts_error});
+
+  probe::SnapshotContent content;
+  content.host_files = view.fs.files_read();
+  content.link_dirs.push_back("/sys/bus/pci/devices");
+  for (const auto& [group, members] : view.facts->iommu_groups)
+    content.link_dirs.push_back("/sys/kernel/iommu_groups/" + std::to_string(group) + "/devices");
+  for (const auto& d : view.facts->pci.devices) {
+    content.host_files.push_back("/sys/bus/pci/devices/" + d.address + "/driver");
+    content.host_files.push_back("/sys/bus/pci/devices/" + d.address + "/iommu_group");
+  }
+  content.link_dirs.push_back("/sys/class/infiniband");
+  for (const auto& port : view.facts->ib_ports) content.host_files.push_back("/sys/class/infiniband/" + port.device + "/device");
+  content.link_dirs.push_back("/sys/class/nvme");
+  for (const auto& n : view.facts->nvme) content.host_files.push_back("/sys/class/nvme/" + n.name + "/device");
+
+  if (!view.kernel_log_source.empty()) content.captures["kernel.log"] = view.kernel_log_text;
+  if (!view.nvml_json.empty()) content.captures["nvml.json"] = view.nvml_json;
+  for (const auto& [tool, out] : view.tool_outputs) content.captures["tools/" + tool] = out;
+  nlohmann::json meta = {{"taken", now_iso()},
+                         {"gpuplan", GPUPLAN_VERSION},
+                         {"host", view.facts->hostname},
+                         {"root", a.root},
+                         {"kernel_log", view.kernel_log_source},
+                         {"nvml", view.nvml ? view.nvml->library : view.nvml_error}};
+  content.captures["snapshot.json"] = meta.dump(2) + "\n";
+  auto written = probe::write_snapshot(view.fs, content, a.snapshot_out);
+  if (!written) return bad_input(written.error());
+  std::cerr << "gpuplan: wrote " << a.snapshot_out << " (" << *written << " entries; kernel log: "
+            << (view.kernel_log_source.empty() ? "none" : view.kernel_log_source)
+            << "; NVML: " << (view.nvml ? std::to_string(view.nvml->gpus.size()) + " GPUs" : view.nvml_error) << ")\n";
+  return kOk;
+}
+
+}  // namespace
+
+void HostVerbs::add_to(CLI::App& app) {
+  Args& a = *args_;
+  auto host_flags = [&a](CLI::App* sub) {
+    sub->add_option("--root", a.root, "Host root: / (live), a directory, or a snapshot .tar.gz (default /)")->type_name("DIR|SNAPSHOT");
+    sub->add_option("--kernel-log", a.kernel_log, "Kernel log file (kmsg records, dmesg, dmesg --ctime or --time-format=iso); default: the snapshot's, else /dev/kmsg or dmesg")->type_name("FILE");
+    sub->add_option("--nvml", a.nvml, "auto (live on /, else the snapshot's gpuplan/nvml.json), live, snapshot or off; "
+                    "GPUPLAN_NVML_LIBRARY names the library")
+        ->check(CLI::IsMember({"auto", "live", "snapshot", "off"}));
+    sub->add_option("--host", a.host, "Host name in the report (default: the host's own)");
+  };
+
+  accept_ = app.add_subcommand("accept", "Acceptance of a delivered server: the 12 actions of SPEC §G with evidence; exit 1 when a check fails");
+  host_flags(accept_);
+  accept_->add_option("--soak", a.soak, "G1: the 72 h soak log (nvidia-smi CSV or dmon)")->type_name("FILE");
+  accept_->add_option("--load", a.load, "G6: the real-load log (memory growth)")->type_name("FILE");
+  accept_->add_option("--archive", a.archive, "G12: the health archive (nvidia-smi dmon -s mu -d 5, or CSV with ECC columns)")->type_name("FILE");
+  accept_->add_option("--smartctl", a.smartctl, "G6: smartctl --json -a output per NVMe (repeatable)")->type_name("FILE");
+  accept_->add_option("--ibstat", a.ibstat, "G4: ibstat output")->type_name("FILE");
+  accept_->add_option("--topo", a.topo, "nvidia-smi topo -m output")->type_name("FILE");
+  accept_->add_option("--benchmark", a.benchmark, "G10: a ResNet-50 benchmark's output with its images/s")->type_name("FILE");
+  accept_->add_option("--benchmark-cmd", a.benchmark_cmd, "G10: run this command now and read its images/s")->type_name("CMD");
+  accept_->add_option("--firmware", a.firmware, "G11: a firmware image to hash (VBIOS, BMC, RAID; repeatable)")->type_name("FILE");
+  accept_->add_option("--checksums", a.checksums, "G11: the vendor's sha256 list (sha256sum format)")->type_name("FILE");
+  accept_->add_option("--cuda", a.cuda, "G5: CUDA toolkit version installed, e.g. 12.1");
+  accept_->add_option("--nccl", a.nccl, "G5: NCCL version installed, e.g. 2.18.3");
+  accept_->add_option("--attach", a.attach, "Evidence a person supplies, CHECK=FILE (e.g. infiniband=ibdiagnet.txt, firmware.versions=bmc.txt)");
+  accept_->add_option("--gpus", a.gpus, "GPUs the contract says the server has");
+  accept_->add_option("--evidence", a.evidence, "Write the evidence bundle to DIR (new or empty)")->type_name("DIR");
+  accept_->add_option("--output", a.output, "Write the report to FILE")->type_name("FILE");
+  accept_->footer("Examples:\n  gpuplan accept --soak soak.csv --load load.csv --benchmark resnet50.txt --evidence acceptance/\n"
+                  "  gpuplan accept --root server-42.tar.gz --format json\n"
+                  "Checks: soak pcie.topology pcie.aer infiniband versions load pcie.aspm iommu firmware.versions\n"
+                  "        performance firmware.hashes health.archive xid ecc gpu.count");
+
+  diagnose_ = app.add_subcommand("diagnose", "Why is training slow or failing: SPEC §H1–H6 from telemetry and host facts; exit 1 on a failure");
+  host_flags(diagnose_);
+  diagnose_->add_option("logs", a.logs, "nvidia-smi CSV / dmon logs or dcgm-exporter scrapes")->type_name("LOG");
+  diagnose_->add_option("--topo", a.topo, "nvidia-smi topo -m output")->type_name("FILE");
+  diagnose_->add_option("--sample", a.sample_seconds, "Live: sample NVML for this many seconds first");
+  diagnose_->add_option("--interval", a.sample_interval, "Live sampling interval in seconds (default 1)");
+  diagnose_->add_option("--output", a.output, "Write the report to FILE")->type_name("FILE");
+  diagnose_->footer("Examples:\n  gpuplan diagnose gpu-log.csv\n  gpuplan diagnose --sample 60");
+
+  snapshot_ = app.add_subcommand("snapshot", "Save what `accept --root` needs from this host into a .tar.gz");
+  host_flags(snapshot_);
+  snapshot_->add_option("out", a.snapshot_out, "Archive to write")->required()->type_name("OUT.tar.gz");
+  snapshot_->footer("Example:\n  sudo gpuplan snapshot server-42.tar.gz && gpuplan accept --root server-42.tar.gz");
+  for (CLI::App* sub : {accept_, diagnose_, snapshot_}) sub->fallthrough();
+}
+
+bool HostVerbs::run(const Common& common, int& exit_code) {
+  if (accept_ && *accept_) exit_code = run_accept(common, *args_);
+  else if (diagnose_ && *diagnose_) exit_code = run_diagnose(common, *args_);
+  else if (snapshot_ && *snapshot_) exit_code = run_snapshot(*args_);
+  else return false;
+  return true;
+}
+
+}  // namespace gpuplan::cli

@@ -1,0 +1,374 @@
+// End-to-end tests of `gpuplan accept`, `diagnose` and `snapshot` on the fixture hosts of
+// tests/fixtures/hosts (see its README for what each host is built to show).
+#include <filesystem>
+#include <fstream>
+#include <map>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "core/sha256.h"
+#include "test_support.h"
+
+namespace gpuplan {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+using testing::run_gpuplan;
+using testing::source_path;
+using testing::temp_dir;
+using testing::write_file;
+
+std::string host(const std::string& name) { return source_path("tests/fixtures/hosts/" + name); }
+
+std::map<std::string, std::string> statuses(const json& report) {
+  std::map<std::string, std::string> out;
+  for (const auto& c : report.at("checks")) out[c.at("id").get<std::string>()] = c.at("status").get<std::string>();
+  return out;
+}
+
+const json& check(const json& report, const std::string& id) {
+  for (const auto& c : report.at("checks"))
+    if (c.at("id") == id) return c;
+  throw std::runtime_error("no check " + id);
+}
+
+// The ids that failed, in report order.
+std::vector<std::string> failed(const json& report) {
+  std::vector<std::string> out;
+  for (const auto& c : report.at("checks"))
+    if (c.at("status") == "fail") out.push_back(c.at("id"));
+  return out;
+}
+
+TEST(HostVerbsTest, HealthyHgxHostPassesWithTheRestNeedingEvidence) {
+  auto r = run_gpuplan("accept --root " + host("hgx-a100-8gpu") + " --format json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json j = json::parse(r.out);
+  EXPECT_EQ(j.at("host"), "hgx-a100-8gpu");
+  EXPECT_EQ(j.at("verdict"), "pass");
+  const std::vector<std::string> order = {"soak",   "pcie.topology",     "pcie.aer",    "infiniband",      "versions",
+                                          "load",   "pcie.aspm",         "iommu",       "firmware.versions", "performance",
+                                          "firmware.hashes", "health.archive", "xid", "ecc", "gpu.count"};
+  ASSERT_EQ(j.at("checks").size(), order.size());
+  for (size_t i = 0; i < order.size(); ++i) EXPECT_EQ(j["checks"][i]["id"], order[i]);
+  auto s = statuses(j);
+  for (const char* id : {"pcie.topology", "pcie.aer", "versions", "pcie.aspm", "iommu", "xid", "gpu.count"})
+    EXPECT_EQ(s[id], "pass") << id;
+  // Nothing but the host tree was given: logs, benchmark, images, attachments and NVML facts are missing.
+  for (const char* id : {"soak", "load", "performance", "firmware.hashes", "health.archive", "infiniband",
+                         "firmware.versions", "ecc"})
+    EXPECT_EQ(s[id], "needs-evidence") << id;
+  EXPECT_EQ(j.at("counts"), json({{"pass", 7}, {"warn", 0}, {"fail", 0}, {"needs-evidence", 8}}));
+  // The HGX switches share an uplink between two GPUs by design (catalog pcie_switch).
+  EXPECT_NE(check(j, "pcie.topology").at("detail").get<std::string>().find("designed"), std::string::npos);
+}
+
+TEST(HostVerbsTest, PlxHostFailsTopologyOnlyWithEachBadPathShown) {
+  auto r = run_gpuplan("accept --root " + host("pcie-a100-4gpu-plx") + " --format json");
+  ASSERT_EQ(r.exit_code, 1) << r.err;
+  const json j = json::parse(r.out);
+  EXPECT_EQ(j.at("verdict"), "fail");
+  EXPECT_EQ(failed(j), std::vector<std::string>{"pcie.topology"});
+  const std::string detail = check(j, "pcie.topology").at("detail");
+  // GPU1 trained x8 of x16; GPU2 and GPU3 at Gen3 behind the PLX uplink trained Gen3 x8.
+  EXPECT_NE(detail.find("0000:31:00.0 trained at Gen4 x8"), std::string::npos) << detail;
+  EXPECT_NE(detail.find("0000:4d:00.0 trained at Gen3 x16"), std::string::npos) << detail;
+  EXPECT_NE(detail.find("0000:4e:00.0"), std::string::npos) << detail;
+  EXPECT_NE(detail.find("Gen3 x8"), std::string::npos) << detail;
+  EXPECT_EQ(detail.find("0000:17:00.0"), std::string::npos) << "GPU0 is CPU-direct at Gen4 x16: " << detail;
+}
+
+TEST(HostVerbsTest, AerAndXidHostFailsBothWithTheLogLines) {
+  auto r = run_gpuplan("accept --root " + host("aer-xid-a100") + " --format json");
+  ASSERT_EQ(r.exit_code, 1) << r.err;
+  const json j = json::parse(r.out);
+  EXPECT_EQ(failed(j), (std::vector<std::string>{"pcie.aer", "xid"}));
+  const json& xid = check(j, "xid");
+  EXPECT_EQ(xid.at("detail"), "1 × Xid 48 (fail), 1 × Xid 79 (fail) in gpuplan/kernel.log.");
+  // Lines 22 and 23 of the fixture's kernel log (tests/fixtures/hosts/README.md).
+  std::string evidence = xid.at("evidence").dump();
+  EXPECT_NE(evidence.find("gpuplan/kernel.log:22"), std::string::npos) << evidence;
+  EXPECT_NE(evidence.find("gpuplan/kernel.log:23"), std::string::npos) << evidence;
+}
+
+TEST(HostVerbsTest, AspmAndSharedIommuGroupHostFailsBoth) {
+  auto r = run_gpuplan("accept --root " + host("aspm-iommu-a100") + " --format json");
+  ASSERT_EQ(r.exit_code, 1) << r.err;
+  const json j = json::parse(r.out);
+  EXPECT_EQ(failed(j), (std::vector<std::string>{"pcie.aspm", "iommu"}));
+  EXPECT_NE(check(j, "iommu").at("detail").get<std::string>().find("IOMMU group 20"), std::string::npos);
+}
+
+TEST(HostVerbsTest, WithoutNvmlFactsTheNvmlChecksSayWhyTheyDidNotRun) {
+  auto r = run_gpuplan("accept --root " + host("aspm-iommu-a100") + " --format json");
+  const json j = json::parse(r.out);
+  const std::string ecc = check(j, "ecc").at("detail");
+  EXPECT_EQ(check(j, "ecc").at("status"), "needs-evidence");
+  EXPECT_NE(ecc.find("no NVML facts in the snapshot (gpuplan/nvml.json)"), std::string::npos) << ecc;
+  EXPECT_EQ(check(j, "gpu.count").at("detail"),
+            "GPUs: 2 on the PCI bus; pass --gpus N to check the count the contract names.");
+}
+
+TEST(HostVerbsTest, ExpectedGpuCountThatDisagreesFails) {
+  auto r = run_gpuplan("accept --root " + host("aspm-iommu-a100") + " --gpus 4 --format json");
+  ASSERT_EQ(r.exit_code, 1);
+  const json j = json::parse(r.out);
+  EXPECT_EQ(check(j, "gpu.count").at("detail"), "GPU counts disagree: 2 on the PCI bus, 4 expected.");
+}
+
+TEST(HostVerbsTest, EvidenceBundleHoldsInputsHostFilesReportsAndAManifestThatVerifies) {
+  const std::string dir = temp_dir() + "/evidence";
+  auto r = run_gpuplan("accept --root " + host("aer-xid-a100") + " --evidence " + dir);
+  ASSERT_EQ(r.exit_code, 1) << r.err;
+  for (const char* f : {"report.json", "report.md", "report.html", "timestamps.json", "MANIFEST.sha256",
+                        "captures/kernel.log", "host/etc/hostname", "host/proc/driver/nvidia/version"})
+    EXPECT_TRUE(fs::is_regular_file(dir + "/" + f)) << f;
+  // The probe read the GPU's AER counters through the bus link; the bundle keeps the real path.
+  EXPECT_TRUE(fs::is_regular_file(dir + "/host/sys/devices/pci0000:00/0000:00:01.1/0000:01:00.0/aer_dev_correctable"));
+  std::ifstream manifest(dir + "/MANIFEST.sha256");
+  std::string line;
+  int lines = 0;
+  while (std::getline(manifest, line)) {
+    ASSERT_GT(line.size(), 66u) << line;
+    const std::string hash = line.substr(0, 64), name = line.substr(66);
+    auto actual = sha256_file(dir + "/" + name);
+    ASSERT_TRUE(actual) << name;
+    EXPECT_EQ(*actual, hash) << name;
+    ++lines;
+  }
+  size_t files = 0;
+  for (const auto& e : fs::recursive_directory_iterator(dir))
+    if (e.is_regular_file()) ++files;
+  EXPECT_EQ(static_cast<size_t>(lines) + 1, files);  // every file but the manifest itself
+  EXPECT_EQ(std::system(("cd " + dir + " && sha256sum --quiet -c MANIFEST.sha256").c_str()), 0);
+  const json report = json::parse(std::ifstream(dir + "/report.json"));
+  EXPECT_EQ(report.at("verdict"), "fail");
+}
+
+TEST(HostVerbsTest, EvidenceIntoANonEmptyDirectoryIsRefusedAndLosesNothing) {
+  const std::string dir = temp_dir();
+  write_file(dir, "notes.txt", "keep me\n");
+  auto r = run_gpuplan("accept --root " + host("hgx-a100-8gpu") + " --evidence " + dir);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("refusing to overwrite"), std::string::npos) << r.err;
+  std::ifstream in(dir + "/notes.txt");
+  EXPECT_EQ(std::string(std::istreambuf_iterator<char>(in), {}), "keep me\n");
+  EXPECT_FALSE(fs::exists(dir + "/MANIFEST.sha256"));
+}
+
+TEST(HostVerbsTest, SnapshotOfAFixtureReadsBackToTheSameVerdicts) {
+  for (const char* name : {"hgx-a100-8gpu", "pcie-a100-4gpu-plx", "aer-xid-a100", "aspm-iommu-a100"}) {
+    const std::string archive = temp_dir() + "/snap.tar.gz";
+    auto snap = run_gpuplan("snapshot --root " + host(name) + " --nvml off " + archive);
+    ASSERT_EQ(snap.exit_code, 0) << snap.err;
+    auto direct = run_gpuplan("accept --root " + host(name) + " --format json");
+    auto offline = run_gpuplan("accept --root " + archive + " --host " + name + " --format json");
+    ASSERT_EQ(offline.exit_code, direct.exit_code) << name << offline.err;
+    json a = json::parse(direct.out), b = json::parse(offline.out);
+    EXPECT_EQ(statuses(a), statuses(b)) << name;
+    for (const auto& c : a.at("checks")) EXPECT_EQ(c.at("detail"), check(b, c.at("id")).at("detail")) << name;
+  }
+}
+
+TEST(HostVerbsTest, MarkdownAndHtmlReports) {
+  auto md = run_gpuplan("accept --root " + host("pcie-a100-4gpu-plx") + " --format md");
+  EXPECT_EQ(md.exit_code, 1);
+  EXPECT_EQ(md.out.rfind("# Acceptance of pcie-a100-4gpu-plx: fail", 0), 0u) << md.out.substr(0, 200);
+  EXPECT_NE(md.out.find("| **fail** | **pcie.topology** |"), std::string::npos);  // a failed row is bold
+  auto html = run_gpuplan("accept --root " + host("pcie-a100-4gpu-plx") + " --format html");
+  testing::expect_self_contained_html(html.out, "en", 0);
+  EXPECT_NE(html.out.find("pcie.topology"), std::string::npos);
+}
+
+TEST(HostVerbsTest, TableNamesEveryCheckAndTheVerdict) {
+  auto r = run_gpuplan("accept --root " + host("aspm-iommu-a100") + " --no-color");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.out.rfind("Acceptance of aspm-iommu-a100: FAIL (6 pass, 0 warn, 2 fail, 7 need evidence)", 0), 0u)
+      << r.out.substr(0, 200);
+  EXPECT_NE(r.out.find("  FAIL           pcie.aspm"), std::string::npos) << r.out;
+}
+
+// --- with NVML (the fake libnvidia-ml.so.1 answering from tests/fixtures/nvml) --------------
+
+std::string fake_nvml(const std::string& scenario) {
+  return std::string("GPUPLAN_NVML_LIBRARY=") + GPUPLAN_FAKE_NVML + " GPUPLAN_FAKE_NVML_SCENARIO=" +
+         source_path("tests/fixtures/nvml/" + scenario);
+}
+
+// An nvidia-smi CSV log: `hours` + 1 hourly rounds of 8 GPUs starting 2024-05-06 00:00.
+std::string smi_log(int hours, int utilization, int temperature, double memory_growth_mib_per_h) {
+  std::string text = "timestamp, index, utilization.gpu [%], temperature.gpu, memory.used [MiB]\n";
+  for (int h = 0; h <= hours; ++h)
+    for (int gpu = 0; gpu < 8; ++gpu)
+      text += "2024/05/" + std::string(h / 24 + 6 < 10 ? "0" : "") + std::to_string(6 + h / 24) + " " +
+              (h % 24 < 10 ? "0" : "") + std::to_string(h % 24) + ":00:00.000, " + std::to_string(gpu) + ", " +
+              std::to_string(utilization) + " %, " + std::to_string(temperature) + ", " +
+              std::to_string(static_cast<int>(20000 + memory_growth_mib_per_h * h)) + " MiB\n";
+  return text;
+}
+
+TEST(HostVerbsTest, SnapshotWithNvmlThenEveryCheckPassesWithItsEvidence) {
+  const std::string dir = temp_dir();
+  const std::string archive = dir + "/hgx.tar.gz";
+  auto snap = run_gpuplan("snapshot --root " + host("hgx-a100-8gpu") + " --nvml live " + archive,
+                          fake_nvml("healthy-8xa100.yaml"));
+  ASSERT_EQ(snap.exit_code, 0) << snap.err;
+  EXPECT_NE(snap.err.find("NVML: 8 GPUs"), std::string::npos) << snap.err;
+
+  // 72 h soak at 98% and 70 °C; 24 h load growing 10 MiB/h (10.5 MB/h < 50); ResNet-50 at
+  // 15,200 images/s on 8 GPUs = 1,900 per GPU ≥ 1,850; a firmware image "abc" whose sha256 is
+  // the FIPS 180-2 test vector.
+  const std::string soak = write_file(dir, "soak.csv", smi_log(72, 98, 70, 0));
+  const std::string load = write_file(dir, "load.csv", smi_log(24, 99, 72, 10));
+  const std::string bench = write_file(dir, "resnet50.txt", "Step\tImg/sec\n...\ntotal images/sec: 15200.00\n");
+  const std::string vbios = write_file(dir, "vbios.rom", "abc");
+  const std::string sums =
+      write_file(dir, "SHA256SUMS", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad  vbios.rom\n");
+  const std::string ib = write_file(dir, "ibdiagnet.txt", "SM: master lid 1, adaptive routing enabled\n");
+  const std::string bmc = write_file(dir, "bmc.txt", "Firmware Revision : 1.23\n");
+  const std::string evidence = dir + "/evidence";
+  auto r = run_gpuplan("accept --root " + archive + " --gpus 8 --soak " + soak + " --load " + load + " --benchmark " +
+                       bench + " --firmware " + vbios + " --checksums " + sums + " --attach infiniband=" + ib +
+                       " --attach firmware.versions=" + bmc + " --cuda 12.1 --nccl 2.18.3 --format json --evidence " +
+                       evidence);
+  const json j = json::parse(r.out);
+  auto s = statuses(j);
+  for (const auto& [id, status] : s) {
+    if (id != "health.archive") {
+      EXPECT_EQ(status, "pass") << id << ": " << check(j, id).at("detail");
+    }
+  }
+  EXPECT_EQ(s["health.archive"], "needs-evidence");  // no --archive given
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(check(j, "gpu.count").at("detail"), "GPUs: 8 on the PCI bus, 8 seen by NVML, 8 expected.");
+  EXPECT_NE(check(j, "performance").at("detail").get<std::string>().find("1,900"), std::string::npos)
+      << check(j, "performance").at("detail");
+  for (const char* f : {"inputs/soak-soak.csv", "inputs/load-load.csv", "inputs/resnet50.txt", "inputs/SHA256SUMS",
+                        "inputs/attached-infiniband-ibdiagnet.txt", "captures/nvml.json", "captures/kernel.log"})
+    EXPECT_TRUE(fs::is_regular_file(evidence + "/" + f)) << f;
+  EXPECT_EQ(std::system(("cd " + evidence + " && sha256sum --quiet -c MANIFEST.sha256").c_str()), 0);
+}
+
+TEST(HostVerbsTest, RisingEccScenarioFailsTheEccCheck) {
+  auto r = run_gpuplan("accept --root " + host("hgx-a100-8gpu") + " --nvml live --format json",
+                       fake_nvml("rising-ecc.yaml"));
+  ASSERT_EQ(r.exit_code, 1) << r.err;
+  const json j = json::parse(r.out);
+  EXPECT_EQ(failed(j), std::vector<std::string>{"ecc"});
+  const std::string detail = check(j, "ecc").at("detail");
+  EXPECT_NE(detail.find("GPU 5"), std::string::npos) << detail;
+}
+
+TEST(HostVerbsTest, DiagnoseThermalScenarioNamesGpu3Throttling) {
+  auto r = run_gpuplan("diagnose --root " + host("hgx-a100-8gpu") + " --nvml live --format json",
+                       fake_nvml("thermal-throttle.yaml"));
+  const json j = json::parse(r.out);
+  EXPECT_EQ(j.at("host"), "hgx-a100-8gpu");
+  ASSERT_EQ(j.at("findings").size(), 1u) << r.out;
+  const json& f = j["findings"][0];
+  EXPECT_EQ(f.at("id"), "diagnose.thermal");
+  EXPECT_NE(f.at("evidence").dump().find("00000000:44:00.0"), std::string::npos) << f.dump();
+}
+
+TEST(HostVerbsTest, DiagnoseEngineeringSampleScenarioFlagsTheUsedCard) {
+  auto r = run_gpuplan("diagnose --root " + host("hgx-a100-8gpu") + " --nvml live --format json",
+                       fake_nvml("engineering-sample.yaml"));
+  const json j = json::parse(r.out);
+  // GPU 6 has an empty serial and an ES part number: two used-card findings, nothing else.
+  ASSERT_EQ(j.at("findings").size(), 2u) << r.out;
+  EXPECT_EQ(j["findings"][0].at("id"), "diagnose.used_card");
+  EXPECT_EQ(j["findings"][0].at("title"), "GPU without a serial number");
+  EXPECT_EQ(j["findings"][1].at("id"), "diagnose.used_card");
+  EXPECT_NE(j["findings"][1].dump().find("699-2G506-0200-ES0"), std::string::npos) << j.dump();
+}
+
+TEST(HostVerbsTest, DiagnoseHotLogFailsWithTheTimeRange) {
+  // GPU 0 at 93 °C for 12 hourly samples: sustained far beyond 10 minutes above 90 °C.
+  const std::string log = write_file(temp_dir(), "hot.csv", smi_log(11, 97, 93, 0));
+  auto r = run_gpuplan("diagnose --nvml off --root " + host("hgx-a100-8gpu") + " " + log + " --format json");
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  const json j = json::parse(r.out);
+  ASSERT_FALSE(j.at("findings").empty()) << r.out;
+  EXPECT_EQ(j["findings"][0].at("id"), "diagnose.thermal");
+  EXPECT_EQ(j["findings"][0].at("severity"), "fail");
+}
+
+TEST(HostVerbsTest, NvmlThatCannotLoadSaysWhyInTheChecks) {
+  auto r = run_gpuplan("accept --root " + host("hgx-a100-8gpu") + " --nvml live --format json",
+                       "GPUPLAN_NVML_LIBRARY=/nonexistent/libnvidia-ml.so.1");
+  const json j = json::parse(r.out);
+  const std::string detail = check(j, "ecc").at("detail");
+  EXPECT_NE(detail.find("/nonexistent/libnvidia-ml.so.1: cannot load the NVML library"), std::string::npos) << detail;
+}
+
+// --- bad input ---------------------------------------------------------------------------
+
+TEST(HostVerbsTest, MissingRootIsBadInput) {
+  auto r = run_gpuplan("accept --root /nonexistent/host");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("/nonexistent/host: --root: no such directory or snapshot"), std::string::npos) << r.err;
+}
+
+TEST(HostVerbsTest, ARootThatIsNotALinuxHostIsReported) {
+  const std::string empty = temp_dir();
+  auto r = run_gpuplan("accept --root " + empty + " --format json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;  // nothing failed: everything needs evidence
+  const json j = json::parse(r.out);
+  EXPECT_EQ(check(j, "pcie.topology").at("status"), "needs-evidence");
+  EXPECT_EQ(check(j, "gpu.count").at("status"), "needs-evidence");
+}
+
+TEST(HostVerbsTest, HostileSnapshotIsRefused) {
+  // A tarball whose only member climbs out of the unpack directory.
+  const std::string dir = temp_dir();
+  fs::create_directories(dir + "/a");
+  write_file(dir, "evil", "x");
+  const std::string archive = dir + "/evil.tar.gz";
+  ASSERT_EQ(std::system(("tar -C " + dir + "/a -czf " + archive + " -P ../evil 2>/dev/null").c_str()), 0);
+  auto r = run_gpuplan("accept --root " + archive);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("refused: the path leaves the snapshot"), std::string::npos) << r.err;
+}
+
+TEST(HostVerbsTest, NotASnapshotIsBadInput) {
+  const std::string file = write_file(temp_dir(), "notes.tar.gz", "this is not an archive\n");
+  auto r = run_gpuplan("accept --root " + file);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find(file), std::string::npos) << r.err;
+}
+
+TEST(HostVerbsTest, AttachNeedsAKnownCheckAndAnExistingFile) {
+  auto unknown = run_gpuplan("accept --root " + host("hgx-a100-8gpu") + " --attach bogus=/etc/hostname");
+  EXPECT_EQ(unknown.exit_code, 2);
+  EXPECT_NE(unknown.err.find("--attach: 'bogus=/etc/hostname': expected CHECK=FILE"), std::string::npos) << unknown.err;
+  auto missing = run_gpuplan("accept --root " + host("hgx-a100-8gpu") + " --attach infiniband=/nonexistent.txt");
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_NE(missing.err.find("/nonexistent.txt: --attach: no such file"), std::string::npos) << missing.err;
+}
+
+TEST(HostVerbsTest, BenchmarkWithoutAFigureIsBadInput) {
+  const std::string file = write_file(temp_dir(), "bench.txt", "training finished\n");
+  auto r = run_gpuplan("accept --root " + host("hgx-a100-8gpu") + " --benchmark " + file);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("no images/s figure"), std::string::npos) << r.err;
+}
+
+TEST(HostVerbsTest, MalformedNvmlJsonInASnapshotNamesTheFile) {
+  const std::string root = temp_dir();
+  fs::copy(host("aspm-iommu-a100"), root, fs::copy_options::recursive | fs::copy_options::copy_symlinks);
+  write_file(root + "/gpuplan", "nvml.json", "{\"gpus\": [\n");
+  auto r = run_gpuplan("accept --root " + root);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find(root + "/gpuplan/nvml.json"), std::string::npos) << r.err;
+}
+
+TEST(HostVerbsTest, MissingSoakLogIsBadInput) {
+  auto r = run_gpuplan("accept --root " + host("hgx-a100-8gpu") + " --soak /nonexistent/soak.csv");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("/nonexistent/soak.csv"), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace gpuplan
