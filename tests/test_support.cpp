@@ -102,6 +102,26 @@ std::vector<Finding> findings_with_id(const std::vector<Finding>& all, const std
   return out;
 }
 
+HostTree::HostTree() : root_(temp_dir()) {}
+
+void HostTree::file(const std::string& host_path, const std::string& text) const {
+  fs::path p = root_ + host_path;
+  fs::create_directories(p.parent_path());
+  std::ofstream(p) << text;
+}
+
+void HostTree::link(const std::string& host_path, const std::string& target) const {
+  fs::path p = root_ + host_path;
+  fs::create_directories(p.parent_path());
+  fs::create_symlink(target, p);
+}
+
+void HostTree::device(const std::string& dir, const std::vector<std::pair<std::string, std::string>>& files) const {
+  for (const auto& [name, text] : files) file(dir + "/" + name, text);
+  const std::string address = dir.substr(dir.rfind('/') + 1);
+  link("/sys/bus/pci/devices/" + address, "../../.." + dir.substr(4));  // "/sys/devices/…" → "../../../devices/…"
+}
+
 CliResult run_gpuplan(const std::string& args, const std::string& env) {
   std::string dir = temp_dir();
   std::string cmd = env + " " + GPUPLAN_BINARY + " " + args + " >" + dir + "/out 2>" + dir + "/err </dev/null";

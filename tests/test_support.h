@@ -38,6 +38,20 @@ void expect_self_contained_html(const std::string& out, const std::string& lang,
 
 std::vector<Finding> findings_with_id(const std::vector<Finding>& all, const std::string& id);
 
+// A host tree in a temporary directory, for probe tests: files and links at host paths.
+class HostTree {
+ public:
+  HostTree();
+  const std::string& root() const { return root_; }
+  void file(const std::string& host_path, const std::string& text) const;
+  void link(const std::string& host_path, const std::string& target) const;
+  // A PCI function directory under /sys/devices holding `files`, linked from /sys/bus/pci/devices.
+  void device(const std::string& dir, const std::vector<std::pair<std::string, std::string>>& files) const;
+
+ private:
+  std::string root_;
+};
+
 struct CliResult {
   int exit_code = -1;
   std::string out;

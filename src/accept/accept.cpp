@@ -10,6 +10,7 @@
 #include <regex>
 #include <set>
 
+#include "core/civil_time.h"
 #include "core/money.h"
 
 namespace gpuplan::accept {
@@ -250,24 +251,7 @@ std::string num(double v, int decimals = 0) {
   return format_number(v, decimals);
 }
 
-// Civil date-time of a sample time (ms since 1970 in the log's own zone).
-std::string clock_time(int64_t ms) {
-  int64_t secs = ms >= 0 ? ms / 1000 : (ms - 999) / 1000;
-  int64_t days = secs >= 0 ? secs / 86400 : (secs - 86399) / 86400;
-  int64_t sod = secs - days * 86400;
-  // Howard Hinnant's civil_from_days.
-  int64_t z = days + 719468;
-  int64_t era = (z >= 0 ? z : z - 146096) / 146097;
-  int64_t doe = z - era * 146097;
-  int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-  int64_t y = yoe + era * 400;
-  int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-  int64_t mp = (5 * doy + 2) / 153;
-  int64_t d = doy - (153 * mp + 2) / 5 + 1;
-  int64_t m = mp < 10 ? mp + 3 : mp - 9;
-  if (m <= 2) ++y;
-  return fmt::format("{:04}-{:02}-{:02} {:02}:{:02}:{:02}", y, m, d, sod / 3600, sod % 3600 / 60, sod % 60);
-}
+std::string clock_time(int64_t ms) { return civil_from_ms(ms).date_time(); }
 
 // Severity order for combining findings inside one check: a failure outweighs a warning, a
 // warning outweighs missing evidence (something was seen), and pass is the default.

@@ -3,6 +3,9 @@
 // probes and NVML would fill them; the figures in the asserts are worked out in the comments.
 #include "accept/accept.h"
 
+#include <cstdlib>
+#include <fstream>
+
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
@@ -773,6 +776,43 @@ TEST(AcceptTest, GpuCountsAgreePassAndAMissingGpuFailsWithTheThreeNumbers) {
   EXPECT_EQ(c.status, Status::kFail);
   EXPECT_EQ(c.detail, "GPU counts disagree: 8 on the PCI bus, 7 seen by NVML, 8 expected.");
   EXPECT_FALSE(run_acceptance(in, default_catalog()).passed);
+}
+
+// --- from NVML samples -----------------------------------------------------------------------
+
+TEST(AcceptTest, FakeNvmlMemoryGrowthSampledForADayFailsTheLoadCheck) {
+  // tests/fixtures/nvml/memory-growth.yaml: every GPU's memory grows 200 MiB/h from 20,000 MiB.
+  // Sampled hourly for 24 h of fake time (the fake reads elapsed seconds from the clock file):
+  // 200 × 1.048576 = 209.7 MB/h > 50 MB/h on each of the 8 GPUs.
+  const std::string clock_file = temp_dir() + "/clock";
+  std::ofstream(clock_file) << 0 << "\n";
+  setenv("GPUPLAN_FAKE_NVML_SCENARIO", testing::source_path("tests/fixtures/nvml/memory-growth.yaml").c_str(), 1);
+  setenv("GPUPLAN_FAKE_NVML_CLOCK_FILE", clock_file.c_str(), 1);
+  auto nvml = nvml::Nvml::open(GPUPLAN_FAKE_NVML);
+  ASSERT_TRUE(nvml) << nvml.error().str();
+  const auto start = std::chrono::system_clock::time_point(std::chrono::milliseconds(1714953600000));  // 2024-05-06
+  std::chrono::milliseconds elapsed{0};
+  auto samples = nvml::sample_gpus(
+      **nvml, std::chrono::hours(24), std::chrono::hours(1), [&] { return start + elapsed; },
+      [&](std::chrono::milliseconds d) {
+        elapsed += d;
+        std::ofstream(clock_file) << elapsed.count() / 1000 << "\n";
+      });
+  nvml->reset();
+  unsetenv("GPUPLAN_FAKE_NVML_SCENARIO");
+  unsetenv("GPUPLAN_FAKE_NVML_CLOCK_FILE");
+  ASSERT_EQ(samples.size(), 25u * 8u);
+
+  LogSummariser summariser("nvml", 95, 85);
+  telemetry::GpuRegistry gpus;
+  for (int i = 0; i < 8; ++i) gpus.id("nvml", std::to_string(i));
+  for (const auto& sample : samples) summariser.add(sample);
+  AcceptInputs in;
+  in.load = summariser.finish(gpus, {});
+  Check c = run(in, "load");
+  EXPECT_EQ(c.status, Status::kFail);
+  EXPECT_TRUE(has(c.detail, "nvml/0 memory grew 209.7 MB/h, above 50 MB/h")) << c.detail;
+  EXPECT_TRUE(has(c.detail, "nvml/7 memory grew 209.7 MB/h")) << c.detail;
 }
 
 }  // namespace

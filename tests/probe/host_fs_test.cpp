@@ -16,25 +16,7 @@ namespace {
 namespace fs = std::filesystem;
 using gpuplan::testing::source_path;
 
-// A host tree in a temporary directory: files and links at host paths.
-class Tree {
- public:
-  Tree() : root_(gpuplan::testing::temp_dir()) {}
-  const std::string& root() const { return root_; }
-  void file(const std::string& host_path, const std::string& text) const {
-    fs::path p = root_ + host_path;
-    fs::create_directories(p.parent_path());
-    std::ofstream(p) << text;
-  }
-  void link(const std::string& host_path, const std::string& target) const {
-    fs::path p = root_ + host_path;
-    fs::create_directories(p.parent_path());
-    fs::create_symlink(target, p);
-  }
-
- private:
-  std::string root_;
-};
+using Tree = gpuplan::testing::HostTree;
 
 const std::string kHgx = source_path("tests/fixtures/hosts/hgx-a100-8gpu");
 const std::string kGpu0 = "/sys/devices/pci0000:00/0000:00:01.1/0000:01:00.0/0000:02:00.0/0000:03:00.0";

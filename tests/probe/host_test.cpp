@@ -18,23 +18,9 @@ namespace fs = std::filesystem;
 using gpuplan::testing::source_path;
 using Strings = std::vector<std::string>;
 
-class Tree {
- public:
-  Tree() : root_(gpuplan::testing::temp_dir()) { file("/sys/bus/pci/devices/.keep", ""); }
-  const std::string& root() const { return root_; }
-  void file(const std::string& host_path, const std::string& text) const {
-    fs::path p = root_ + host_path;
-    fs::create_directories(p.parent_path());
-    std::ofstream(p) << text;
-  }
-  void link(const std::string& host_path, const std::string& target) const {
-    fs::path p = root_ + host_path;
-    fs::create_directories(p.parent_path());
-    fs::create_symlink(target, p);
-  }
-
- private:
-  std::string root_;
+// Every tree here is a host with a (possibly empty) PCI bus.
+struct Tree : gpuplan::testing::HostTree {
+  Tree() { file("/sys/bus/pci/devices/.keep", ""); }
 };
 
 HostFacts probe(const std::string& root) {

@@ -16,30 +16,7 @@ namespace {
 namespace fs = std::filesystem;
 using gpuplan::testing::source_path;
 
-class Tree {
- public:
-  Tree() : root_(gpuplan::testing::temp_dir()) {}
-  const std::string& root() const { return root_; }
-  void file(const std::string& host_path, const std::string& text) const {
-    fs::path p = root_ + host_path;
-    fs::create_directories(p.parent_path());
-    std::ofstream(p) << text;
-  }
-  void link(const std::string& host_path, const std::string& target) const {
-    fs::path p = root_ + host_path;
-    fs::create_directories(p.parent_path());
-    fs::create_symlink(target, p);
-  }
-  // A function directory under /sys/devices with the given files, linked from the bus directory.
-  void device(const std::string& dir, const std::vector<std::pair<std::string, std::string>>& files) const {
-    for (const auto& [name, text] : files) file(dir + "/" + name, text);
-    std::string address = dir.substr(dir.rfind('/') + 1);
-    link("/sys/bus/pci/devices/" + address, "../../.." + dir.substr(4));
-  }
-
- private:
-  std::string root_;
-};
+using Tree = gpuplan::testing::HostTree;
 
 PciTopology probe(const std::string& root) {
   HostFs host(root);

@@ -1,0 +1,2 @@
+// Placeholder: filled in with the shared version comparison.
+#pragma once
