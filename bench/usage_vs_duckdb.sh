@@ -5,15 +5,16 @@
 # shows the median time and the highest peak RSS. The aggregates of the three must agree
 # exactly, or the script fails. Last line: `ratio_vs_duckdb: X` (gpuplan GB/s / DuckDB GB/s).
 #
-# Environment: GPUPLAN_BENCH_DIR (scratch, default /tmp/gpuplan-bench), GPUPLAN_BENCH_DAYS
-# (default 15, about 1.1 GB), GPUPLAN_BENCH_RUNS (default 3), GPUPLAN_BENCH_DUCKDB_QUERY
-# (text or timestamp, see usage_duckdb.js).
+# Environment: GPUPLAN_BENCH_DIR (scratch, default /tmp/gpuplan-bench), GPUPLAN_BENCH_BUILD
+# (build directory, default build-bench in the repository), GPUPLAN_BENCH_DAYS (default 15,
+# about 1.1 GB), GPUPLAN_BENCH_RUNS (default 3), GPUPLAN_BENCH_DUCKDB_QUERY (text or timestamp,
+# see usage_duckdb.js).
 set -euo pipefail
 export LC_ALL=C  # a decimal point in awk, $EPOCHREALTIME and sort
 
 bench_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(dirname "$bench_dir")
-build="$root/build-bench"
+build=${GPUPLAN_BENCH_BUILD:-$root/build-bench}
 scratch=${GPUPLAN_BENCH_DIR:-/tmp/gpuplan-bench}
 days=${GPUPLAN_BENCH_DAYS:-15}
 runs=${GPUPLAN_BENCH_RUNS:-3}

@@ -116,7 +116,8 @@ void HourlyData::merge(const HourlyData& other) {
   stats.merge(other.stats);
 }
 
-void HourlyAggregator::add(const Sample& s) {
+// Inline in add and add_batch: on the batch path the loop pays no call per sample.
+inline void HourlyAggregator::fold(const Sample& s) {
   if (s.gpu >= last_time_.size()) last_time_.resize(s.gpu + 1, INT64_MIN);
   int64_t& last = last_time_[s.gpu];
   // One source may give one metric per line (Prometheus text): only a repeated utilization
@@ -127,9 +128,11 @@ void HourlyAggregator::add(const Sample& s) {
   }
   if (s.time_ms < last) ++out_.stats.clock_jumps;
   if (s.utilization_pct || s.time_ms > last) last = std::max(last, s.time_ms);
-  const int64_t hour = floor_div(s.time_ms, kMsPerHour);
-  if (hour != current_hour_) {
-    current_hour_ = hour;
+  if (s.time_ms < current_begin_ms_ || s.time_ms >= current_end_ms_) {
+    const int64_t hour = floor_div(s.time_ms, kMsPerHour);
+    current_begin_ms_ = hour * kMsPerHour;
+    // Saturated: a garbage time near INT64_MAX must not overflow (it just misses the cache).
+    current_end_ms_ = current_begin_ms_ > INT64_MAX - kMsPerHour ? INT64_MAX : current_begin_ms_ + kMsPerHour;
     current_ = &out_.hours[hour];
   }
   if (current_->size() <= s.gpu) current_->resize(s.gpu + 1);
@@ -144,6 +147,12 @@ void HourlyAggregator::add(const Sample& s) {
     a.mem_sum += *s.memory_used_mib;
   }
   if (s.temperature_c && (!a.temp_max || *s.temperature_c > *a.temp_max)) a.temp_max = s.temperature_c;
+}
+
+void HourlyAggregator::add(const Sample& s) { fold(s); }
+
+void HourlyAggregator::add_batch(std::span<const Sample> samples) {
+  for (const Sample& s : samples) fold(s);
 }
 
 Result<HourlyData> read_hourly(const std::vector<std::string>& paths, SourceFormat format, const Progress& progress,

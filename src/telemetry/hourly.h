@@ -43,10 +43,15 @@ class HourlyAggregator : public SampleSink {
  public:
   explicit HourlyAggregator(HourlyData& out) : out_(out) {}
   void add(const Sample& s) override;
+  void add_batch(std::span<const Sample> samples) override;
 
  private:
+  void fold(const Sample& s);
+
   HourlyData& out_;
-  int64_t current_hour_ = INT64_MIN;
+  // The hour being filled, [begin, end) in ms: one comparison per sample while the hour lasts.
+  int64_t current_begin_ms_ = INT64_MAX;
+  int64_t current_end_ms_ = INT64_MIN;
   std::vector<HourAcc>* current_ = nullptr;
   std::vector<int64_t> last_time_;  // per GPU, for duplicates and clock jumps
 };

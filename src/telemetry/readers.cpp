@@ -6,12 +6,17 @@
 #include <zlib.h>
 
 #include <algorithm>
+#include <bit>
 #include <cerrno>
 #include <charconv>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <string_view>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>  // in the x86-64 baseline: no -march flag needed
+#endif
 
 namespace gpuplan::telemetry {
 namespace {
@@ -21,6 +26,9 @@ namespace fs = std::filesystem;
 constexpr size_t kChunk = 1 << 20;  // read buffer; memory stays constant whatever the file size
 constexpr size_t kMaxLine = 1 << 16;
 constexpr size_t kKeptSkips = 20;
+// Readable bytes after the data in every read buffer: the parsers load whole words (8 bytes) and
+// blocks (64 bytes) without checking where a field or the data ends.
+constexpr size_t kSlack = 64;
 
 // --- byte sources: a plain file (optionally a byte range of it) or a gzip stream ------------
 
@@ -60,7 +68,7 @@ class GzipSource : public ByteSource {
 // without a newline is passed with complete = false, so a truncated write can be told apart.
 template <class OnLine>
 bool for_each_line(ByteSource& src, OnLine&& on_line, int64_t& bytes, const Progress& progress = {}, int64_t total = 0) {
-  std::vector<char> buf(kChunk + kMaxLine);
+  std::vector<char> buf(kChunk + kMaxLine + kSlack);
   size_t kept = 0;  // bytes of an unfinished line carried over
   int64_t line_no = 0;
   int64_t since_progress = 0;
@@ -106,9 +114,45 @@ bool for_each_line(ByteSource& src, OnLine&& on_line, int64_t& bytes, const Prog
   return s;
 }
 
+[[gnu::always_inline]] inline uint64_t load64(const char* p) {
+  uint64_t v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+
+// Whether n bytes at a and b are equal, without a memcmp call (it would cost more than the
+// comparison): GPU keys (40-byte UUIDs) and timestamps are compared on every line. SSE2 compares
+// 16 bytes at once, the last 16 overlapping the previous ones.
+[[gnu::always_inline]] inline bool bytes_equal(const char* a, const char* b, size_t n) {
+#if defined(__SSE2__)
+  if (n >= 16) {
+    auto same16 = [&](size_t i) {
+      return _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(a + i)),
+                                              _mm_loadu_si128(reinterpret_cast<const __m128i*>(b + i))));
+    };
+    int equal = 0xFFFF;
+    size_t i = 0;
+    for (; i + 16 <= n; i += 16) equal &= same16(i);
+    if (i < n) equal &= same16(n - 16);
+    return equal == 0xFFFF;
+  }
+#endif
+  uint64_t diff = 0;
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) diff |= load64(a + i) ^ load64(b + i);
+  if (i < n) {
+    if (n >= 8) {
+      diff |= load64(a + n - 8) ^ load64(b + n - 8);
+    } else {
+      for (; i < n; ++i) diff |= static_cast<uint8_t>(a[i] ^ b[i]);
+    }
+  }
+  return diff == 0;
+}
+
 // Plain decimals ("45", "250.12", "-3.5") without from_chars' generality: the hot path of
 // every reader. Anything else (exponents, hex) falls back to from_chars.
-[[gnu::always_inline]] inline const char* parse_decimal(const char* p, const char* end, double& v) {
+inline const char* parse_decimal(const char* p, const char* end, double& v) {
   const char* start = p;
   bool negative = p < end && *p == '-';
   if (negative) ++p;
@@ -132,12 +176,16 @@ bool for_each_line(ByteSource& src, OnLine&& on_line, int64_t& bytes, const Prog
   return p;
 }
 
-// "45 %", "12345 MiB", "250.12 W", "[N/A]", "-" → the number, or nullopt. One pass, no copies:
-// this runs for every value of every line.
-[[gnu::always_inline]] inline bool parse_value(std::string_view s, std::optional<float>& out) {
-  const char* p = s.data();
-  const char* end = p + s.size();
+// After a number: nothing, or one of the units nvidia-smi prints (%, MiB, W, MHz, C).
+[[gnu::always_inline]] inline bool known_unit_or_nothing(const char* p, const char* end) {
   while (p < end && *p == ' ') ++p;
+  const size_t n = static_cast<size_t>(end - p);
+  return n == 0 || (n == 1 && (*p == '%' || *p == 'W' || *p == 'C')) ||
+         (n == 3 && ((p[0] == 'M' && p[1] == 'i' && p[2] == 'B') || (p[0] == 'M' && p[1] == 'H' && p[2] == 'z')));
+}
+
+// The general case of parse_value below: decimals, signs, exponents and missing values.
+bool parse_value_slow(const char* p, const char* end, std::optional<float>& out) {
   while (end > p && end[-1] == ' ') --end;
   if (p == end || *p == '[' || (end - p == 1 && *p == '-') || (end - p == 3 && std::memcmp(p, "N/A", 3) == 0)) {
     out.reset();
@@ -145,15 +193,71 @@ bool for_each_line(ByteSource& src, OnLine&& on_line, int64_t& bytes, const Prog
   }
   double v = 0;
   p = parse_decimal(p, end, v);
-  if (!p) return false;
-  while (p < end && *p == ' ') ++p;
-  if (p != end) {  // a unit nvidia-smi prints: %, MiB, W, MHz, C
-    const size_t n = static_cast<size_t>(end - p);
-    const bool known = (n == 1 && (*p == '%' || *p == 'W' || *p == 'C')) ||
-                       (n == 3 && ((p[0] == 'M' && p[1] == 'i' && p[2] == 'B') || (p[0] == 'M' && p[1] == 'H' && p[2] == 'z')));
-    if (!known) return false;
-  }
+  if (!p || !known_unit_or_nothing(p, end)) return false;
   out = static_cast<float>(v);
+  return true;
+}
+
+// The whole number in the up to 8 digits at p, if p[0..n) are digits and p[n] is not: n is
+// returned (0 when p[0] is not a digit). Reads 8 bytes at p whatever the field's length.
+// SWAR, no branch per digit: xor with '0' turns digits into 0..9; adding 0x76 to a byte sets its
+// top bit exactly when it was above 9 (bytes at or above 0x80 have it set already), and the
+// lowest such byte ends the number (a carry only moves towards later bytes). The digits are
+// then shifted to the top of the word, behind zeros, and combined pairwise by three multiplies
+// (Lemire's eight-digit parse).
+[[gnu::always_inline]] inline int leading_digits(const char* p, uint32_t& value) {
+  const uint64_t digits = load64(p) ^ 0x3030303030303030;
+  const uint64_t non_digit = ((digits + 0x7676767676767676) | digits) & 0x8080808080808080;
+  const int n = std::countr_zero(non_digit) / 8;  // 8 when all eight are digits
+  if (n == 0) return 0;
+  uint64_t v = digits << (64 - 8 * n);
+  v = v * 10 + (v >> 8);  // pairs of digits
+  v = ((v & 0x000000FF000000FF) * (100 + (1000000ULL << 32)) + ((v >> 16) & 0x000000FF000000FF) * (1 + (10000ULL << 32))) >> 32;
+  value = static_cast<uint32_t>(v);
+  return n;
+}
+
+// "45 %", "12345 MiB", "250.12 W", "[N/A]", "-" → the number, or nullopt. This runs for every
+// value of every line, so nvidia-smi's usual form, one space, a whole number of up to 8 digits
+// and " %", " MiB", " W", " C", " MHz" or nothing, is read inline with a few word compares, and
+// everything else goes to parse_value_slow. Both give the same float: an integer below 10^8
+// rounds the same way from an integer as from an exact double.
+// The buffer must be readable for 8 bytes past the field (the readers' buffers have slack).
+[[gnu::always_inline]] inline bool parse_value(std::string_view s, std::optional<float>& out) {
+  const char* p = s.data();
+  const char* const end = p + s.size();
+  if constexpr (std::endian::native == std::endian::little) {
+    const char* const digits = p + (p < end && *p == ' ');
+    uint32_t v = 0;
+    const int n = leading_digits(digits, v);
+    const char* const unit = digits + n;
+    const ptrdiff_t rest = end - unit;  // negative when the digits ran past the field
+    uint32_t unit4 = 0;
+    if (rest == 4) std::memcpy(&unit4, unit, 4);
+    constexpr uint32_t kMiB = ' ' | 'M' << 8 | 'i' << 16 | 'B' << 24, kMHz = ' ' | 'M' << 8 | 'H' << 16 | 'z' << 24;
+    if (n > 0 && (rest == 0 || (rest == 2 && unit[0] == ' ' && (unit[1] == '%' || unit[1] == 'W' || unit[1] == 'C')) ||
+                  (rest == 4 && (unit4 == kMiB || unit4 == kMHz)))) {
+      out = static_cast<float>(v);
+      return true;
+    }
+  }
+  while (p < end && *p == ' ') ++p;
+  return parse_value_slow(p, end, out);
+}
+
+// nvidia-smi's clocks_event_reasons.active, "0x0000000000000040" → the reason bits; "[N/A]",
+// "[Not Supported]", "-" → nullopt.
+bool parse_hex(std::string_view s, std::optional<uint64_t>& out) {
+  s = trim(s);
+  if (s.empty() || s[0] == '[' || s == "-" || s == "N/A") {
+    out.reset();
+    return true;
+  }
+  if (s.size() < 3 || s[0] != '0' || (s[1] != 'x' && s[1] != 'X')) return false;
+  uint64_t v = 0;
+  auto [e, ec] = std::from_chars(s.data() + 2, s.data() + s.size(), v, 16);
+  if (ec != std::errc() || e != s.data() + s.size()) return false;  // not hex, or more than 64 bits
+  out = v;
   return true;
 }
 
@@ -165,17 +269,36 @@ bool digits(const char* p, int n) {
 }
 
 // nvidia-smi's "2024/05/01 12:00:00.123" (also with '-' separators, without milliseconds).
-// The hour part is cached: consecutive lines almost always share it.
 struct TimestampParser {
+  // The whole text of the last timestamp: every GPU of one polling round usually carries the same
+  // one, so most lines cost a 3-word compare.
+  char last[32] = {};
+  size_t last_size = 0;
+  int64_t last_ms = 0;
+  // Its first 13 characters ("2024/05/01 12"): consecutive rounds almost always share the hour.
   char cached[13] = {};
   int64_t cached_hour_ms = 0;
   bool has_cache = false;
 
-  bool parse(std::string_view s, int64_t& ms) {
+  [[gnu::always_inline]] bool parse(std::string_view s, int64_t& ms) {
     s = trim(s);
     if (s.size() < 19) return false;
-    const char* p = s.data();
-    if (!has_cache || std::memcmp(p, cached, 13) != 0) {
+    if (s.size() == last_size && bytes_equal(s.data(), last, s.size())) {
+      ms = last_ms;
+      return true;
+    }
+    if (!parse_new(s.data(), s.size(), ms)) return false;
+    if (s.size() <= sizeof last) {
+      std::memcpy(last, s.data(), s.size());
+      last_size = s.size();
+      last_ms = ms;
+    }
+    return true;
+  }
+
+ private:
+  bool parse_new(const char* p, size_t n, int64_t& ms) {
+    if (!has_cache || !bytes_equal(p, cached, 13)) {
       if (!digits(p, 4) || !digits(p + 5, 2) || !digits(p + 8, 2) || !digits(p + 11, 2)) return false;
       int year = (p[0] - '0') * 1000 + (p[1] - '0') * 100 + two(p + 2);
       int month = two(p + 5), day = two(p + 8), hour = two(p + 11);
@@ -184,43 +307,99 @@ struct TimestampParser {
       std::memcpy(cached, p, 13);
       has_cache = true;
     }
+    int64_t in_hour = 0;
+    if (!(n == 23 && minutes_seconds_millis(p, in_hour)) && !minutes_seconds_general(p, n, in_hour)) return false;
+    ms = cached_hour_ms + in_hour;
+    return true;
+  }
+
+  // ":mm:ss.fff" at p + 13, the form nvidia-smi writes, without a branch per digit: bytes 15..22
+  // ("m:ss.fff") are read as one little-endian word, separators and digits checked with masks.
+  static bool minutes_seconds_millis(const char* p, int64_t& in_hour) {
+    if constexpr (std::endian::native != std::endian::little) {
+      return false;  // minutes_seconds_general reads it
+    } else {
+      constexpr uint64_t kDigitBytes = 0xFFFFFF00FFFF00FF;  // bytes 0, 2, 3, 5, 6, 7
+      constexpr uint64_t kSeparators = 0x000000FF0000FF00;  // ':' at byte 1, '.' at byte 4
+      constexpr uint64_t kSeparatorText = 0x0000002E00003A00;
+      constexpr uint64_t kHigh = 0xF0F0F0F0F0F0F0F0 & kDigitBytes, kDigitHigh = 0x3030303030303030 & kDigitBytes;
+      const uint64_t x = load64(p + 15);
+      // A byte c is a digit when its high nibble is 3 and adding 6 keeps it 3 (0x3A..0x3F turn
+      // 0x4_). The addition cannot carry between bytes once the first two tests have passed.
+      if (p[13] != ':' || static_cast<unsigned>(p[14] - '0') > 9 || (x & kSeparators) != kSeparatorText ||
+          (x & kHigh) != kDigitHigh || ((x + 0x0606060606060606) & kHigh) != kDigitHigh)
+        return false;
+      const uint64_t v = x & 0x0F0F0F0F0F0F0F0F;
+      const int64_t minute = (p[14] - '0') * 10 + static_cast<int64_t>(v & 0xF);
+      const int64_t second = static_cast<int64_t>((v >> 16) & 0xF) * 10 + static_cast<int64_t>((v >> 24) & 0xF);
+      const int64_t milli = static_cast<int64_t>((v >> 40) & 0xF) * 100 + static_cast<int64_t>((v >> 48) & 0xF) * 10 +
+                            static_cast<int64_t>(v >> 56);
+      if (minute > 59 || second > 60) return false;
+      in_hour = minute * 60000 + second * 1000 + milli;
+      return true;
+    }
+  }
+
+  // Any length: no milliseconds, ',' as the decimal mark, fewer than 3 digits after it.
+  static bool minutes_seconds_general(const char* p, size_t n, int64_t& in_hour) {
     if (p[13] != ':' || p[16] != ':' || !digits(p + 14, 2) || !digits(p + 17, 2)) return false;
     int minute = two(p + 14), second = two(p + 17);
     if (minute > 59 || second > 60) return false;
     int milli = 0;
-    if (s.size() > 19) {
+    if (n > 19) {
       if (p[19] != '.' && p[19] != ',') return false;
       int scale = 100;
-      for (size_t i = 20; i < s.size() && i < 23; ++i) {
+      for (size_t i = 20; i < n && i < 23; ++i) {
         if (p[i] < '0' || p[i] > '9') return false;
         milli += (p[i] - '0') * scale;
         scale /= 10;
       }
     }
-    ms = cached_hour_ms + minute * 60000LL + second * 1000LL + milli;
+    in_hour = minute * 60000LL + second * 1000LL + milli;
     return true;
   }
 };
 
-// A GPU key → registry id, with the last hit cached (logs interleave a handful of GPUs).
+// A GPU key → registry id. Logs cycle through their GPUs in a fixed order, so the one after the
+// last hit is tried first, compared byte for byte with the key in place (no hashing, no copy).
 class GpuLookup {
  public:
   GpuLookup(GpuRegistry& registry, std::string host) : registry_(registry), host_(std::move(host)) {}
-  uint32_t id(std::string_view key) {
-    // Logs cycle through the GPUs in order: try the one after the last hit first.
+  [[gnu::always_inline]] uint32_t id(std::string_view key) {
     if (!known_.empty()) {
-      size_t next = last_ + 1 == known_.size() ? 0 : last_ + 1;
-      if (known_[next].first == key) return known_[last_ = next].second;
+      const size_t next = last_ + 1 == known_.size() ? 0 : last_ + 1;
+      if (same(known_[next].first, key)) return known_[last_ = next].second;
     }
+    return search(key);
+  }
+
+  // Whether the text at k, up to `sep`, is the key expected next (that of the GPU after the last
+  // one): then `id` is its id and `after` one past `sep`. Reads nothing at or past `end`.
+  [[gnu::always_inline]] bool next_is(const char* k, const char* end, char sep, uint32_t& id, const char*& after) {
+    if (known_.empty()) return false;
+    const size_t next = last_ + 1 == known_.size() ? 0 : last_ + 1;
+    const std::string& key = known_[next].first;
+    if (static_cast<size_t>(end - k) <= key.size() || k[key.size()] != sep || !bytes_equal(k, key.data(), key.size()))
+      return false;
+    id = known_[last_ = next].second;
+    after = k + key.size() + 1;
+    return true;
+  }
+
+ private:
+  static bool same(const std::string& a, std::string_view b) {
+    return a.size() == b.size() && bytes_equal(a.data(), b.data(), b.size());
+  }
+
+  uint32_t search(std::string_view key) {
     for (size_t i = 0; i < known_.size(); ++i)
-      if (known_[i].first == key) return known_[last_ = i].second;
+      if (same(known_[i].first, key)) return known_[last_ = i].second;
     uint32_t v = registry_.id(host_, std::string(key));
     known_.emplace_back(std::string(key), v);
     last_ = known_.size() - 1;
     return v;
   }
 
- private:
   size_t last_ = 0;
   GpuRegistry& registry_;
   std::string host_;
@@ -238,9 +417,169 @@ std::string host_of(const std::string& path) {
 
 // --- nvidia-smi --query-gpu CSV ---------------------------------------------------------------
 
+constexpr int kMaxFields = 128;  // a row with more is skipped (nvidia-smi logs have a dozen or so)
+
+// One CSV line cut at its commas. Field i is [starts[i], starts[i + 1] - 1): each field ends one
+// byte (its comma) before the next starts, and starts[fields] is one past the line's end + 1.
+// Only bounds, no string_views: an array of views would be written twice per field.
+struct CsvRow {
+  const char* starts[kMaxFields + 1];
+  const char* end = nullptr;  // the line's end, without the newline (and '\r')
+  int fields = 0;             // how many the line has; only the first kMaxFields are located
+
+  std::string_view line() const { return {starts[0], static_cast<size_t>(end - starts[0])}; }
+  [[gnu::always_inline]] std::string_view field(int i) const {
+    return {starts[i], static_cast<size_t>(starts[i + 1] - starts[i] - 1)};
+  }
+};
+
+// Cuts one line (the unfinished last one of a file, rare) at its commas.
+void split_row(std::string_view line, CsvRow& row) {
+  int n = 0;
+  row.starts[0] = line.data();
+  for (size_t i = 0; i < line.size(); ++i)
+    if (line[i] == ',') row.starts[std::min(++n, kMaxFields)] = line.data() + i + 1;
+  row.end = line.data() + line.size();
+  row.fields = n + 1;
+  row.starts[std::min(n + 1, kMaxFields)] = row.end + 1;
+}
+
+// Bit i of `commas` / `newlines` is set when p[i] is ',' / '\n', for the 64 bytes at p.
+struct SeparatorBits {
+  uint64_t commas, newlines;
+};
+
+// Out of line on purpose: inlined into the row loop, GCC 12 copies the four vectors through the
+// stack before each destructive SSE2 compare.
+[[gnu::noinline]] SeparatorBits separators64(const char* p) {
+#if defined(__SSE2__)
+  // One compare tests 16 bytes and movemask packs its 16 results into bits: the separators of
+  // a 110-byte line cost 14 compares instead of a memchr call per field.
+  const __m128i comma = _mm_set1_epi8(','), newline = _mm_set1_epi8('\n');
+  const __m128i v0 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+  const __m128i v1 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16));
+  const __m128i v2 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 32));
+  const __m128i v3 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 48));
+  auto bits = [](__m128i a, __m128i b, __m128i c, __m128i d, __m128i what) {
+    const uint32_t low = static_cast<uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(what, a))) |
+                         static_cast<uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(what, b))) << 16;
+    const uint32_t high = static_cast<uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(what, c))) |
+                          static_cast<uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(what, d))) << 16;
+    return static_cast<uint64_t>(high) << 32 | low;
+  };
+  return {bits(v0, v1, v2, v3, comma), bits(v0, v1, v2, v3, newline)};
+#else
+  uint64_t commas = 0, newlines = 0;
+  for (int i = 0; i < 64; ++i) {
+    commas |= static_cast<uint64_t>(p[i] == ',') << i;
+    newlines |= static_cast<uint64_t>(p[i] == '\n') << i;
+  }
+  return {commas, newlines};
+#endif
+}
+
+// Cuts the line at p into fields, 64 bytes at a time: the commas below the first newline are its
+// separators. Returns the newline, or nullptr when there is none before `end`.
+[[gnu::always_inline]] inline const char* split_line(const char* p, const char* end, CsvRow& row) {
+  constexpr ptrdiff_t kBlock = 64;
+  int commas = 0;
+  row.starts[0] = p;
+  for (const char* block = p; block < end; block += kBlock) {
+    auto [comma_bits, newline_bits] = separators64(block);
+    if (end - block < kBlock) {  // bytes past the data are stale: their bits are cleared
+      const uint64_t in_data = (uint64_t{1} << (end - block)) - 1;
+      comma_bits &= in_data;
+      newline_bits &= in_data;
+    }
+    const uint64_t before_newline = newline_bits ? (newline_bits & (~newline_bits + 1)) - 1 : ~uint64_t{0};
+    for (uint64_t bits = comma_bits & before_newline; bits != 0; bits &= bits - 1)
+      row.starts[std::min(++commas, kMaxFields)] = block + std::countr_zero(bits) + 1;  // min: too wide is skipped
+    if (newline_bits != 0) {
+      const char* newline = block + std::countr_zero(newline_bits);
+      row.end = newline > p && newline[-1] == '\r' ? newline - 1 : newline;
+      row.fields = commas + 1;
+      row.starts[std::min(commas + 1, kMaxFields)] = row.end + 1;
+      return newline;
+    }
+  }
+  return nullptr;
+}
+
+// Reads every line of `src` into `parser`, in order: for_each_line for CSV. A line goes first to
+// parser.fast_row (nvidia-smi's usual form, parsed in place); when that declines, it is cut into
+// fields and given to parser.row with its number. A last line without a newline comes with
+// complete = false, so a truncated write can be told apart.
+template <class Parser>
+bool for_each_csv_row(ByteSource& src, Parser& parser, int64_t& bytes, const Progress& progress = {}, int64_t total = 0) {
+  static_assert(kSlack >= 64);
+  // Zeroed once, so no byte read in the slack is ever uninitialised.
+  std::vector<char> buf(kChunk + kMaxLine + kSlack);
+  CsvRow row;
+  size_t kept = 0;  // bytes of an unfinished line carried over
+  int64_t line_no = 0;
+  int64_t since_progress = 0;
+  while (true) {
+    ssize_t got = src.read(buf.data() + kept, kChunk);
+    if (got < 0) return false;
+    bytes += got;
+    const size_t filled = kept + static_cast<size_t>(got);
+    if (got == 0) {
+      if (kept > 0) {
+        split_row(std::string_view(buf.data(), kept), row);
+        parser.row(row, ++line_no, false);
+      }
+      return true;
+    }
+    buf[filled] = '\0';  // the sentinel parser.fast_row relies on
+    const char* p = buf.data();
+    const char* const end = p + filled;
+    while (p < end) {
+      if (const char* next = parser.fast_row(p, end)) {
+        ++line_no;
+        p = next;
+        continue;
+      }
+      const char* newline = split_line(p, end, row);
+      if (!newline) break;
+      parser.row(row, ++line_no, true);
+      p = newline + 1;
+    }
+    kept = static_cast<size_t>(end - p);
+    if (kept >= kMaxLine) {  // a "line" this long is not a log line: drop it whole
+      split_row(std::string_view(p, 64), row);
+      parser.row(row, ++line_no, false);
+      kept = 0;
+    } else {
+      std::memmove(buf.data(), p, kept);
+    }
+    since_progress += got;
+    if (progress && since_progress > (64 << 20)) {
+      progress(bytes, total);
+      since_progress = 0;
+    }
+  }
+}
+
+// The first ',' or '\n' at or after p, 16 bytes at a time (reads whole blocks: the buffers have
+// slack); `end` when there is none before it. The result may lie past `end`: callers check.
+[[gnu::always_inline]] inline const char* next_separator(const char* p, const char* end) {
+#if defined(__SSE2__)
+  const __m128i comma = _mm_set1_epi8(','), newline = _mm_set1_epi8('\n');
+  for (; p < end; p += 16) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    if (const int bits = _mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, comma), _mm_cmpeq_epi8(v, newline))))
+      return p + std::countr_zero(static_cast<unsigned>(bits));
+  }
+  return end;
+#else
+  while (p < end && *p != ',' && *p != '\n') ++p;
+  return p;
+#endif
+}
+
 struct SmiColumns {
   int timestamp = -1, index = -1, uuid = -1, bus_id = -1, util = -1, mem_used = -1, mem_total = -1, temp = -1,
-      power = -1, sm_clock = -1;
+      power = -1, sm_clock = -1, ecc_corrected = -1, ecc_uncorrected = -1, clock_event_reasons = -1;
   int count = 0;
 };
 
@@ -264,6 +603,10 @@ bool parse_smi_header(std::string_view line, SmiColumns& c) {
     else if (f == "temperature.gpu") cols.temp = i;
     else if (f == "power.draw") cols.power = i;
     else if (f == "clocks.sm" || f == "clocks.current.sm") cols.sm_clock = i;
+    else if (f == "ecc.errors.corrected.volatile.total") cols.ecc_corrected = i;
+    else if (f == "ecc.errors.uncorrected.volatile.total") cols.ecc_uncorrected = i;
+    // The driver renamed "throttle" to "event" (R535); logs of either age are read.
+    else if (f == "clocks_event_reasons.active" || f == "clocks_throttle_reasons.active") cols.clock_event_reasons = i;
     ++i;
     if (comma == std::string_view::npos) break;
     start = comma + 1;
@@ -278,76 +621,183 @@ class SmiCsvParser {
  public:
   SmiCsvParser(const std::string& file, GpuRegistry& registry, SampleSink& sink, ReadStats& stats, SmiColumns cols,
                const ReadOptions& options)
-      : file_(file), gpus_(registry, host_of(file)), sink_(sink), stats_(stats), usage_only_(options.usage_metrics_only) {
+      : file_(file),
+        gpus_(registry, host_of(file)),
+        sink_(sink),
+        stats_(stats),
+        usage_only_(options.usage_metrics_only),
+        batch_(kBatch) {
     use(cols);
   }
 
-  void line(std::string_view line, int64_t number, bool complete) {
+  [[gnu::always_inline]] void row(const CsvRow& r, int64_t number, bool complete) {
     ++stats_.lines;
+    const std::string_view line = r.line();
     if (line.empty()) return;
-    if (line[0] < '0' || line[0] > '9') {  // a header (again, after a restart) or garbage
-      SmiColumns cols;
-      if (parse_smi_header(line, cols)) {
-        use(cols);
-      } else {
-        stats_.skip(file_, number, "not a CSV row or header");
-      }
-      return;
-    }
+    if (line[0] < '0' || line[0] > '9') return header_or_garbage(line, number);
     if (!have_header_) {
       stats_.skip(file_, number, "row before any header (use nvidia-smi --format=csv, not noheader, or put the header first)");
       return;
     }
-    // Field bounds, not string_views: an array of 32 views would be zeroed on every line.
-    const char* starts[33];
-    int n = 0;
-    const char* p = line.data();
-    const char* end = p + line.size();
-    starts[0] = p;
-    while (n < 32) {
-      const char* comma = static_cast<const char*>(std::memchr(p, ',', static_cast<size_t>(end - p)));
-      ++n;
-      if (!comma) break;
-      p = comma + 1;
-      starts[n] = p;
+    if (r.fields != cols_.count || r.fields > kMaxFields) return wrong_field_count(r.fields, number, complete);
+    Sample& s = batch_[batched_];
+    s = Sample{};
+    if (!time_.parse(r.field(cols_.timestamp), s.time_ms)) return bad_timestamp(r.field(cols_.timestamp), number);
+    s.gpu = gpus_.id(key_ >= 0 ? trim(r.field(key_)) : std::string_view("0"));
+    bool ok = value(r, cols_.util, s.utilization_pct) & value(r, cols_.mem_used, s.memory_used_mib) &
+              value(r, cols_.temp, s.temperature_c);
+    if (!usage_only_) {  // the rest only when asked for: a branch per line, not per column
+      ok = ok & value(r, cols_.mem_total, s.memory_total_mib) & value(r, cols_.power, s.power_w) &
+           value(r, cols_.sm_clock, s.sm_clock_mhz) & value(r, cols_.ecc_corrected, s.ecc_corrected) &
+           value(r, cols_.ecc_uncorrected, s.ecc_uncorrected);
+      if (cols_.clock_event_reasons >= 0 && !parse_hex(r.field(cols_.clock_event_reasons), s.clock_event_reasons)) ok = false;
     }
-    starts[n] = end + 1;  // each field ends one byte (the comma) before the next starts
-    auto field = [&](int i) { return std::string_view(starts[i], static_cast<size_t>(starts[i + 1] - starts[i] - 1)); };
-    if (n != cols_.count) {
-      stats_.skip(file_, number, complete ? "expected " + std::to_string(cols_.count) + " fields, found " + std::to_string(n)
-                                          : "truncated last line");
-      return;
-    }
-    Sample s;
-    if (!time_.parse(field(cols_.timestamp), s.time_ms)) {
-      stats_.skip(file_, number, "bad timestamp '" + std::string(trim(field(cols_.timestamp)).substr(0, 40)) + "'");
-      return;
-    }
-    int key = cols_.uuid >= 0 ? cols_.uuid : cols_.index >= 0 ? cols_.index : cols_.bus_id;
-    s.gpu = gpus_.id(key >= 0 ? trim(field(key)) : std::string_view("0"));
-    bool ok = true;
-    auto value = [&](int col, std::optional<float>& out) {
-      if (col >= 0 && !parse_value(field(col), out)) ok = false;
-    };
-    value(cols_.util, s.utilization_pct);
-    value(cols_.mem_used, s.memory_used_mib);
-    value(cols_.mem_total, s.memory_total_mib);
-    value(cols_.temp, s.temperature_c);
-    value(cols_.power, s.power_w);
-    value(cols_.sm_clock, s.sm_clock_mhz);
     if (!ok || (s.utilization_pct && (*s.utilization_pct < 0 || *s.utilization_pct > 100))) {
       stats_.skip(file_, number, complete ? "a value is not a number in range" : "truncated last line");
       return;
     }
     ++stats_.samples;
-    sink_.add(s);
+    if (++batched_ == kBatch) flush();
+  }
+
+  // One line in nvidia-smi's usual form, read in place: the columns are taken in order as the
+  // header planned (fast_plan_), each value checked up to its separator, the columns usage does
+  // not read stepped over unparsed. Returns one past the line's newline, or nullptr, having
+  // counted nothing, when the line differs in any way from that form (another number format,
+  // [N/A], a field too many or too few, a header, garbage, the end of the data): row() then takes
+  // it and gives the same result or the same report as for any line.
+  // A '\0' must stand at `end`: every check below rejects it, so a line cut by the end of the
+  // data is never taken for a whole one; the bytes after it are readable (the buffer's slack).
+  [[gnu::always_inline]] const char* fast_row(const char* p, const char* end) {
+    if (fast_plan_.empty() || static_cast<unsigned>(*p - '0') > 9) return nullptr;  // row() wants a digit first
+    Sample& s = batch_[batched_];  // only these five are ever set in usage_metrics_only mode
+    s.utilization_pct.reset();
+    s.memory_used_mib.reset();
+    s.temperature_c.reset();
+    for (const auto [column, sep] : fast_plan_) {
+      switch (column) {
+        case FastColumn::kTime: p = fast_time(p, end, sep, s.time_ms); break;
+        case FastColumn::kKey: p = fast_key(p, end, sep, s.gpu); break;
+        case FastColumn::kUtil: p = fast_value(p, sep, s.utilization_pct); break;
+        case FastColumn::kMem: p = fast_value(p, sep, s.memory_used_mib); break;
+        case FastColumn::kTemp: p = fast_value(p, sep, s.temperature_c); break;
+        case FastColumn::kSkip: p = field_end(p, end, sep); break;
+      }
+      if (!p) return nullptr;
+    }
+    if (s.utilization_pct && *s.utilization_pct > 100) return nullptr;  // no sign: never below 0
+    if (key_ < 0) s.gpu = gpus_.id(std::string_view("0"));
+    ++stats_.lines;
+    ++stats_.samples;
+    if (++batched_ == kBatch) flush();
+    return p;
+  }
+
+  // Hands the samples read so far to the sink; called at the end of the input.
+  void flush() {
+    if (batched_ > 0) sink_.add_batch(std::span<const Sample>(batch_.data(), batched_));
+    batched_ = 0;
   }
 
  private:
+  static constexpr size_t kBatch = 256;
+
+  // Column `col` (none when negative) into `out`; false when it is not a number.
+  [[gnu::always_inline]] static bool value(const CsvRow& r, int col, std::optional<float>& out) {
+    return col < 0 || parse_value(r.field(col), out);
+  }  // samples handed to the sink at once (24 KB, stays in L1/L2)
+
   void use(SmiColumns cols) {
-    if (usage_only_) cols.mem_total = cols.power = cols.sm_clock = -1;
     cols_ = cols;
+    key_ = cols.uuid >= 0 ? cols.uuid : cols.index >= 0 ? cols.index : cols.bus_id;
     have_header_ = cols.count > 0;
+    // The fast path reads what hourly usage needs; the other modes go through row().
+    fast_plan_.clear();
+    if (!usage_only_ || !have_header_ || cols.count > kMaxFields) return;
+    for (int c = 0; c < cols.count; ++c)
+      fast_plan_.push_back({c == cols.timestamp  ? FastColumn::kTime
+                            : c == key_          ? FastColumn::kKey
+                            : c == cols.util     ? FastColumn::kUtil
+                            : c == cols.mem_used ? FastColumn::kMem
+                            : c == cols.temp     ? FastColumn::kTemp
+                                                 : FastColumn::kSkip,
+                            c + 1 == cols.count ? '\n' : ','});
+  }
+
+  // One past the separator that ends the field at p, if it is `sep` and before `end`. A '\r'
+  // before the newline is left to row(), which drops it from the line.
+  [[gnu::always_inline]] static const char* field_end(const char* p, const char* end, char sep) {
+    const char* q = next_separator(p, end);
+    if (q >= end || *q != sep || (sep == '\n' && q > p && q[-1] == '\r')) return nullptr;
+    return q + 1;
+  }
+
+  // A whole number as parse_value's inline case reads it (one optional space, up to 8 digits, no
+  // unit or " %", " W", " C", " MiB", " MHz"), then `sep`. One past `sep`, or nullptr.
+  [[gnu::always_inline]] static const char* fast_value(const char* p, char sep, std::optional<float>& out) {
+    if constexpr (std::endian::native != std::endian::little) {
+      return nullptr;
+    } else {
+      const char* digits = p + (*p == ' ');
+      uint32_t v = 0;
+      const int n = leading_digits(digits, v);
+      const char* u = digits + n;
+      const char* after = nullptr;
+      if (n == 0) return nullptr;
+      if (u[0] == sep) {
+        after = u + 1;
+      } else if (u[0] == ' ' && (u[1] == '%' || u[1] == 'W' || u[1] == 'C') && u[2] == sep) {
+        after = u + 3;
+      } else {
+        uint32_t unit;
+        std::memcpy(&unit, u, 4);
+        constexpr uint32_t kMiB = ' ' | 'M' << 8 | 'i' << 16 | 'B' << 24, kMHz = ' ' | 'M' << 8 | 'H' << 16 | 'z' << 24;
+        if ((unit != kMiB && unit != kMHz) || u[4] != sep) return nullptr;
+        after = u + 5;
+      }
+      out = static_cast<float>(v);
+      return after;
+    }
+  }
+
+  // The timestamp: the same text as the previous line's (a compare), else parsed.
+  [[gnu::always_inline]] const char* fast_time(const char* p, const char* end, char sep, int64_t& ms) {
+    const char* t = p + (*p == ' ');  // not the first column: after ", "
+    const size_t n = time_.last_size;
+    if (n != 0 && t[n] == sep && bytes_equal(t, time_.last, n)) {  // n <= 32: within the slack
+      ms = time_.last_ms;
+      return t + n + 1;
+    }
+    const char* after = field_end(p, end, sep);
+    if (!after || !time_.parse(std::string_view(p, static_cast<size_t>(after - 1 - p)), ms)) return nullptr;
+    return after;
+  }
+
+  // The GPU: the key expected next in the cycle (a compare in place), else looked up.
+  [[gnu::always_inline]] const char* fast_key(const char* p, const char* end, char sep, uint32_t& gpu) {
+    const char* after = nullptr;
+    if (gpus_.next_is(p + (*p == ' '), end, sep, gpu, after)) return after;
+    after = field_end(p, end, sep);
+    if (after) gpu = gpus_.id(trim(std::string_view(p, static_cast<size_t>(after - 1 - p))));
+    return after;
+  }
+
+  void header_or_garbage(std::string_view line, int64_t number) {  // a header (again, after a restart) or garbage
+    SmiColumns cols;
+    if (parse_smi_header(line, cols)) {
+      use(cols);
+    } else {
+      stats_.skip(file_, number, "not a CSV row or header");
+    }
+  }
+
+  void wrong_field_count(int fields, int64_t number, bool complete) {
+    stats_.skip(file_, number, complete ? "expected " + std::to_string(cols_.count) + " fields, found " + std::to_string(fields)
+                                        : "truncated last line");
+  }
+
+  void bad_timestamp(std::string_view text, int64_t number) {
+    stats_.skip(file_, number, "bad timestamp '" + std::string(trim(text).substr(0, 40)) + "'");
   }
 
   const std::string& file_;
@@ -356,9 +806,25 @@ class SmiCsvParser {
   ReadStats& stats_;
   bool usage_only_;
   SmiColumns cols_;
+  int key_ = -1;  // the column that names the GPU: uuid, else index, else pci.bus_id
   bool have_header_ = false;
   TimestampParser time_;
+  std::vector<Sample> batch_;
+  size_t batched_ = 0;
+  enum class FastColumn : uint8_t { kTime, kKey, kUtil, kMem, kTemp, kSkip };
+  struct FastStep {
+    FastColumn column;
+    char sep;  // what ends the field: ',' or, for the last, '\n'
+  };
+  std::vector<FastStep> fast_plan_;  // per column; empty: every line goes through row()
 };
+
+// Reads nvidia-smi CSV from `src` through `parser`, and hands over the last samples.
+bool read_smi_csv(ByteSource& src, SmiCsvParser& parser, int64_t& bytes, const Progress& progress = {}, int64_t total = 0) {
+  const bool ok = for_each_csv_row(src, parser, bytes, progress, total);
+  parser.flush();
+  return ok;
+}
 
 // --- nvidia-smi dmon ---------------------------------------------------------------------------
 
@@ -434,6 +900,8 @@ class DmonParser {
     value(temp_, s.temperature_c);
     value(power_, s.power_w);
     value(pclk_, s.sm_clock_mhz);
+    value(sbecc_, s.ecc_corrected);
+    value(dbecc_, s.ecc_uncorrected);
     if (!ok || (s.utilization_pct && *s.utilization_pct > 100)) {
       stats_.skip(file_, number, complete ? "a value is not a number in range" : "truncated last line");
       return false;
@@ -455,7 +923,7 @@ class DmonParser {
   }
 
   void columns() {
-    date_ = time_ = gpu_ = sm_ = fb_ = temp_ = power_ = pclk_ = -1;
+    date_ = time_ = gpu_ = sm_ = fb_ = temp_ = power_ = pclk_ = sbecc_ = dbecc_ = -1;
     for (int i = 0; i < static_cast<int>(names_.size()); ++i) {
       const std::string& n = names_[i];
       if (n == "Date") date_ = i;
@@ -466,6 +934,8 @@ class DmonParser {
       else if (n == "gtemp") temp_ = i;
       else if (n == "pwr") power_ = i;
       else if (n == "pclk") pclk_ = i;
+      else if (n == "sbecc") sbecc_ = i;  // -s e: single-bit (corrected) and double-bit (uncorrected) ECC errors
+      else if (n == "dbecc") dbecc_ = i;
     }
   }
 
@@ -475,7 +945,7 @@ class DmonParser {
   ReadStats& stats_;
   const ReadOptions& options_;
   std::vector<std::string> names_;
-  int date_ = -1, time_ = -1, gpu_ = -1, sm_ = -1, fb_ = -1, temp_ = -1, power_ = -1, pclk_ = -1;
+  int date_ = -1, time_ = -1, gpu_ = -1, sm_ = -1, fb_ = -1, temp_ = -1, power_ = -1, pclk_ = -1, sbecc_ = -1, dbecc_ = -1;
   std::vector<std::string> round_;  // GPUs seen in the current round (dmon without -o DT)
   int64_t rounds_ = 0;
 };
@@ -673,7 +1143,7 @@ Result<ReadStats> read_smi_csv_range(const std::string& path, int64_t begin, int
   }
   SmiCsvParser parser(path, gpus, sink, stats, cols, options);
   FileRange range(fd, begin, end);
-  bool ok = for_each_line(range, [&](std::string_view l, int64_t n, bool complete) { parser.line(l, n, complete); }, stats.bytes);
+  const bool ok = read_smi_csv(range, parser, stats.bytes);
   ::close(fd);
   if (!ok) return Error{path, 0, {}, "read failed"};
   return stats;
@@ -722,7 +1192,8 @@ Result<ReadStats> read_samples(const std::string& path, SourceFormat format, Gpu
   switch (format) {
     case SourceFormat::kSmiCsv: {
       SmiCsvParser parser(path, gpus, sink, stats, SmiColumns{}, options);
-      return run_parser(path, parser, stats, **src, progress);
+      if (!read_smi_csv(*(*src)->source, parser, stats.bytes, progress, (*src)->size)) return Error{path, 0, {}, "read failed"};
+      return stats;
     }
     case SourceFormat::kDmon: {
       DmonParser parser(path, gpus, sink, stats, options);

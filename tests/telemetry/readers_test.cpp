@@ -125,6 +125,170 @@ TEST(ReadersTest, DmonWithDateTimeAndRepeatedHeaders) {
   EXPECT_FALSE(r.samples[1].utilization_pct.has_value());  // "-"
 }
 
+TEST(ReadersTest, SmiCsvEccCountsAndClockEventReasons) {
+  // The volatile ECC totals and the clock event reason bits (0x40 = HW thermal slowdown,
+  // 0x4 = SW power cap, 0x44 = both), [N/A] on a GPU without ECC.
+  std::string path = write_file(temp_dir(), "ecc.csv",
+                                "timestamp, index, ecc.errors.corrected.volatile.total, "
+                                "ecc.errors.uncorrected.volatile.total, clocks_event_reasons.active\n"
+                                "2024/05/01 12:00:00.000, 0, 12, 0, 0x0000000000000040\n"
+                                "2024/05/01 12:00:00.000, 1, [N/A], [N/A], 0x0000000000000044\n"
+                                "2024/05/01 12:00:00.000, 2, 0, 3, [Not Supported]\n");
+  Read r = read(path);
+  ASSERT_EQ(r.samples.size(), 3u);
+  EXPECT_EQ(r.samples[0].ecc_corrected, 12.0f);
+  EXPECT_EQ(r.samples[0].ecc_uncorrected, 0.0f);
+  EXPECT_EQ(r.samples[0].clock_event_reasons, uint64_t{0x40});
+  EXPECT_FALSE(r.samples[1].ecc_corrected.has_value());
+  EXPECT_FALSE(r.samples[1].ecc_uncorrected.has_value());
+  EXPECT_EQ(r.samples[1].clock_event_reasons, uint64_t{0x44});
+  EXPECT_EQ(r.samples[2].ecc_uncorrected, 3.0f);
+  EXPECT_FALSE(r.samples[2].clock_event_reasons.has_value());
+  EXPECT_EQ(r.stats.skipped_count, 0);
+}
+
+TEST(ReadersTest, SmiCsvOlderThrottleReasonsHeaderAndBadHex) {
+  // Drivers before R535 call the column clocks_throttle_reasons.active; a value that is not
+  // 0x-prefixed hex of at most 64 bits is a malformed line.
+  std::string path = write_file(temp_dir(), "old.csv",
+                                "timestamp, index, clocks_throttle_reasons.active\n"
+                                "2024/05/01 12:00:00.000, 0, 0x0000000000000008\n"
+                                "2024/05/01 12:00:01.000, 0, 0xZZ\n"
+                                "2024/05/01 12:00:02.000, 0, 0x10000000000000000\n"
+                                "2024/05/01 12:00:03.000, 0, 64\n");
+  Read r = read(path);
+  ASSERT_EQ(r.samples.size(), 1u);
+  EXPECT_EQ(r.samples[0].clock_event_reasons, uint64_t{0x8});
+  EXPECT_EQ(r.stats.skipped_count, 3);
+}
+
+TEST(ReadersTest, UsageMetricsOnlySkipsEccAndReasons) {
+  std::string path = write_file(temp_dir(), "u.csv",
+                                "timestamp, index, utilization.gpu [%], ecc.errors.corrected.volatile.total, "
+                                "clocks_event_reasons.active\n"
+                                "2024/05/01 12:00:00.000, 0, 40 %, 5, 0x0000000000000040\n");
+  GpuRegistry gpus;
+  Collect c;
+  ReadOptions options;
+  options.usage_metrics_only = true;
+  ASSERT_TRUE(read_samples(path, SourceFormat::kSmiCsv, gpus, c, {}, options).ok());
+  ASSERT_EQ(c.samples.size(), 1u);
+  EXPECT_EQ(c.samples[0].utilization_pct, 40.0f);
+  EXPECT_FALSE(c.samples[0].ecc_corrected.has_value());
+  EXPECT_FALSE(c.samples[0].clock_event_reasons.has_value());
+}
+
+TEST(ReadersTest, DmonEccColumns) {
+  // nvidia-smi dmon -s pe -o DT: sbecc / dbecc are the single- and double-bit ECC error counts.
+  std::string path = write_file(temp_dir(), "ecc-dmon.log",
+                                "#Date       Time        gpu    pwr  gtemp  mtemp  sbecc  dbecc    pci\n"
+                                "#YYYYMMDD   HH:MM:SS    Idx      W      C      C   errs   errs   errs\n"
+                                " 20240501   12:00:00      0    250     61      -      7      1      0\n"
+                                " 20240501   12:00:00      1     60     35      -      -      -      0\n");
+  Read r = read(path);
+  ASSERT_EQ(r.samples.size(), 2u);
+  EXPECT_EQ(r.samples[0].ecc_corrected, 7.0f);
+  EXPECT_EQ(r.samples[0].ecc_uncorrected, 1.0f);
+  EXPECT_FALSE(r.samples[0].clock_event_reasons.has_value());  // dmon has no such column
+  EXPECT_FALSE(r.samples[1].ecc_corrected.has_value());        // "-"
+  EXPECT_FALSE(r.samples[1].ecc_uncorrected.has_value());
+}
+
+// The usage fast path (usage_metrics_only) parses nvidia-smi's usual lines in place and hands
+// every other line to the general path: both must give the same samples and the same reports.
+TEST(ReadersTest, UsageFastPathAgreesWithTheGeneralPath) {
+  const std::string text =
+      "timestamp, index, uuid, utilization.gpu [%], memory.used [MiB], memory.total [MiB], temperature.gpu, "
+      "power.draw [W]\n"
+      "2024/05/01 12:00:00.712, 0, GPU-aaaa, 93 %, 65600 MiB, 81920 MiB, 73, 376.27 W\n"
+      "2024/05/01 12:00:00.712, 1, GPU-bbbb, 0 %, 500 MiB, 81920 MiB, 32, 60.29 W\n"
+      "2024/05/01 12:00:01.695, 0, GPU-aaaa, [N/A], 65601 MiB, 81920 MiB, 73, 376.27 W\n"  // [N/A]
+      "2024/05/01 12:00:01.695, 1, GPU-bbbb, 12.5 %, 500 MiB, 81920 MiB, 32.0, 60.29 W\n"  // decimals
+      "2024/05/01 12:00:02.000, 1, GPU-bbbb, 7 %, 501 MiB, 81920 MiB, 33, 60.29 W\r\n"   // CRLF
+      "2024/05/01 12:00:02.000, 0,  GPU-aaaa , 8 %, 502 MiB, 81920 MiB, 34, 60.29 W\n"  // spaces
+      "2024/05/01 12:00:02.000, 2, GPU-cccc, 101 %, 1 MiB, 81920 MiB, 30, 1 W\n"        // out of range
+      "2024/05/01 12:00:02.000, 2, GPU-cccc, 9 %, 1 MiB, 81920 MiB, 30\n"               // a field missing
+      "2024/05/01 12:00:02.000, 2, GPU-cccc, 9 %, 1 MiB, 81920 MiB, 30, 1 W, 5\n"       // one too many
+      "2024/05/01 12:00:02.000, 2, GPU-cccc, 9 %%, 1 MiB, 81920 MiB, 30, 1 W\n"         // a bad unit
+      "2024/05/01 12:00:02.000, 2, GPU-cccc, 123456789 %, 1 MiB, 81920 MiB, 30, 1 W\n"  // 9 digits
+      "2024/05/01 12:00:03, 2, GPU-cccc, 10 %, 2 MiB, 81920 MiB, 31, 1 W\n"             // no milliseconds
+      " 2024/05/01 12:00:04.000, 2, GPU-cccc, 10 %, 2 MiB, 81920 MiB, 31, 1 W\n"        // leading space
+      "2024/05/01 13:00:00.001, 2, GPU-cccc, 11, 3, 81920, 32, 1\n"                     // no units
+      "2024/05/01 13:00:00.001, 2, GPU-cccc, 11 %, 3 MiB, 81920 MiB, 32, 1 W";           // no newline
+  const std::string path = write_file(temp_dir(), "mix.csv", text);
+  auto read_with = [&](bool usage_only) {
+    Read r;
+    Collect c;
+    ReadOptions options;
+    options.usage_metrics_only = usage_only;
+    auto stats = read_samples(path, SourceFormat::kSmiCsv, r.gpus, c, {}, options);
+    EXPECT_TRUE(stats.ok());
+    if (stats) r.stats = *stats;
+    r.samples = c.samples;
+    return r;
+  };
+  Read fast = read_with(true), general = read_with(false);
+  ASSERT_EQ(fast.samples.size(), 9u);
+  ASSERT_EQ(general.samples.size(), fast.samples.size());
+  for (size_t i = 0; i < fast.samples.size(); ++i) {
+    SCOPED_TRACE(i);
+    EXPECT_EQ(fast.samples[i].time_ms, general.samples[i].time_ms);
+    EXPECT_EQ(fast.samples[i].gpu, general.samples[i].gpu);
+    EXPECT_EQ(fast.samples[i].utilization_pct, general.samples[i].utilization_pct);
+    EXPECT_EQ(fast.samples[i].memory_used_mib, general.samples[i].memory_used_mib);
+    EXPECT_EQ(fast.samples[i].temperature_c, general.samples[i].temperature_c);
+  }
+  EXPECT_EQ(fast.gpus.names(), (std::vector<std::string>{"mix/GPU-aaaa", "mix/GPU-bbbb", "mix/GPU-cccc"}));
+  EXPECT_EQ(fast.gpus.names(), general.gpus.names());
+  EXPECT_EQ(fast.stats.lines, 16);
+  EXPECT_EQ(general.stats.lines, 16);
+  ASSERT_EQ(fast.stats.skipped_count, 6);
+  ASSERT_EQ(general.stats.skipped.size(), fast.stats.skipped.size());
+  for (size_t i = 0; i < fast.stats.skipped.size(); ++i) {
+    EXPECT_EQ(fast.stats.skipped[i].line, general.stats.skipped[i].line);
+    EXPECT_EQ(fast.stats.skipped[i].reason, general.stats.skipped[i].reason);
+  }
+  // Exact values of a few, worked out from the text.
+  constexpr int64_t kNoon = (19844LL * 24 + 12) * 3600000;
+  EXPECT_EQ(fast.samples[0].time_ms, kNoon + 712);
+  EXPECT_EQ(fast.samples[0].memory_used_mib, 65600.0f);
+  EXPECT_FALSE(fast.samples[2].utilization_pct.has_value());
+  EXPECT_EQ(fast.samples[3].utilization_pct, 12.5f);
+  EXPECT_EQ(fast.samples[4].temperature_c, 33.0f);  // the CRLF line
+  EXPECT_EQ(fast.samples[5].gpu, 0u);               // " GPU-aaaa " trimmed
+  EXPECT_EQ(fast.samples[6].time_ms, kNoon + 3000);
+  EXPECT_EQ(fast.samples[7].time_ms, kNoon + 3600000 + 1);
+  EXPECT_EQ(fast.samples[7].memory_used_mib, 3.0f);
+  EXPECT_EQ(fast.samples[8].utilization_pct, 11.0f);  // the unterminated last line
+}
+
+// Lines cut by the 1 MiB read buffer: the fast path must never read a line's continuation from
+// stale bytes past the data. 35,000 lines of varying length (2.3 MiB) cross two of its boundaries.
+TEST(HourlyTest, UsageFastPathAcrossReadBuffers) {
+  std::string text = "timestamp, index, utilization.gpu [%], memory.used [MiB], memory.total [MiB], temperature.gpu, "
+                     "power.draw [W]\n";
+  int64_t util_sum = 0, mem_sum = 0;
+  for (int i = 0; i < 35000; ++i) {  // below 36,000: every time distinct
+    const int util = i * 7 % 101, mem = i * 37 % 100000;
+    util_sum += util;
+    mem_sum += mem;
+    char line[128];
+    std::snprintf(line, sizeof line, "2024/05/01 12:%02d:%02d.%03d, 0, %d %%, %d MiB, 81920 MiB, %d, %d.%02d W\n",
+                  i / 600 % 60, i / 10 % 60, i % 10 * 100, util, mem, 20 + i % 70, 60 + i % 300, i % 100);
+    text += line;
+  }
+  ASSERT_GT(text.size(), 2u << 20);
+  auto data = read_hourly({write_file(temp_dir(), "cut.csv", text)}, SourceFormat::kSmiCsv);
+  ASSERT_TRUE(data.ok());
+  EXPECT_EQ(data->stats.skipped_count, 0);
+  ASSERT_EQ(data->hours.size(), 1u);
+  const HourAcc& a = data->hours.begin()->second.at(0);
+  EXPECT_EQ(a.count, 35000u);
+  EXPECT_EQ(a.util_sum, static_cast<double>(util_sum));
+  EXPECT_EQ(a.mem_sum, static_cast<double>(mem_sum));
+  EXPECT_EQ(a.temp_max, 89.0f);
+}
+
 TEST(ReadersTest, DmonWithoutTimestampsSaysToUseDT) {
   std::string path = write_file(temp_dir(), "plain.log",
                                 "# gpu    pwr  gtemp  mtemp     sm    mem\n# Idx      W      C      C      %      %\n"
