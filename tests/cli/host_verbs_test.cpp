@@ -251,6 +251,41 @@ TEST(HostVerbsTest, SnapshotWithNvmlThenEveryCheckPassesWithItsEvidence) {
   EXPECT_EQ(std::system(("cd " + evidence + " && sha256sum --quiet -c MANIFEST.sha256").c_str()), 0);
 }
 
+// A 5-second health archive (nvidia-smi CSV with the volatile ECC columns): 20 rounds of 8 GPUs
+// from 2024-05-06 10:00:00; GPU 3's uncorrected count rises by one at round `rise_at` (or never).
+std::string archive_log(int rise_at) {
+  std::string text =
+      "timestamp, index, temperature.gpu, power.draw [W], memory.used [MiB], ecc.errors.corrected.volatile.total, "
+      "ecc.errors.uncorrected.volatile.total\n";
+  for (int round = 0; round < 20; ++round)
+    for (int gpu = 0; gpu < 8; ++gpu) {
+      const int seconds = round * 5;
+      const int uncorrected = gpu == 3 && rise_at >= 0 && round >= rise_at ? 1 : 0;
+      text += "2024/05/06 10:" + std::string(seconds / 60 < 10 ? "0" : "") + std::to_string(seconds / 60) + ":" +
+              (seconds % 60 < 10 ? "0" : "") + std::to_string(seconds % 60) + ".000, " + std::to_string(gpu) +
+              ", 65, 310.5 W, 20000 MiB, 0, " + std::to_string(uncorrected) + "\n";
+    }
+  return text;
+}
+
+TEST(HostVerbsTest, HealthArchiveWithSteadyEccPassesAndRisingUncorrectedFailsWithItsTime) {
+  const std::string dir = temp_dir();
+  auto steady = run_gpuplan("accept --root " + host("hgx-a100-8gpu") + " --archive " +
+                            write_file(dir, "steady.csv", archive_log(-1)) + " --format json");
+  ASSERT_EQ(steady.exit_code, 0) << steady.err;
+  EXPECT_EQ(check(json::parse(steady.out), "health.archive").at("status"), "pass")
+      << check(json::parse(steady.out), "health.archive").dump();
+
+  // Round 7 is 35 s after 10:00:00.
+  auto rising = run_gpuplan("accept --root " + host("hgx-a100-8gpu") + " --archive " +
+                            write_file(dir, "rising.csv", archive_log(7)) + " --format json");
+  ASSERT_EQ(rising.exit_code, 1) << rising.err;
+  const json report = json::parse(rising.out);
+  const json& c = check(report, "health.archive");
+  EXPECT_EQ(c.at("status"), "fail");
+  EXPECT_NE(c.dump().find("2024-05-06 10:00:35"), std::string::npos) << c.dump();
+}
+
 TEST(HostVerbsTest, RisingEccScenarioFailsTheEccCheck) {
   auto r = run_gpuplan("accept --root " + host("hgx-a100-8gpu") + " --nvml live --format json",
                        fake_nvml("rising-ecc.yaml"));
