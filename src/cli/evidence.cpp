@@ -17,12 +17,18 @@ Result<int> write_evidence(const std::string& dir, const std::vector<EvidenceIte
   fs::create_directories(dir, ec);
   if (ec) return Error{dir, 0, "--evidence", "cannot create the directory: " + ec.message()};
   std::vector<std::string> names;
-  std::set<std::string> seen;
+  std::set<std::string> taken;
   for (const EvidenceItem& item : items) {
-    if (item.name.empty() || item.name.front() == '/' || item.name.find("..") != std::string::npos ||
-        !seen.insert(item.name).second)
-      continue;  // a duplicate or an unsafe name never reaches the disk
-    const fs::path target = fs::path(dir) / item.name;
+    const fs::path relative(item.name);
+    const bool unsafe = item.name.empty() || relative.is_absolute() ||
+                        std::any_of(relative.begin(), relative.end(), [](const fs::path& p) { return p == ".."; });
+    if (unsafe) return Error{item.name, 0, "--evidence", "not a path inside the bundle"};
+    // Two inputs with the same file name (x/smart.json, y/smart.json) both go in: "smart-2.json".
+    std::string name = item.name;
+    for (int n = 2; !taken.insert(name).second; ++n)
+      name = (relative.parent_path() / (relative.stem().string() + "-" + std::to_string(n) + relative.extension().string()))
+                 .string();
+    const fs::path target = fs::path(dir) / name;
     fs::create_directories(target.parent_path(), ec);
     if (!item.copy_from.empty()) {
       fs::copy_file(item.copy_from, target, fs::copy_options::overwrite_existing, ec);
@@ -32,7 +38,7 @@ Result<int> write_evidence(const std::string& dir, const std::vector<EvidenceIte
       out << item.text;
       if (!out) return Error{target.string(), 0, {}, "cannot write into the evidence bundle"};
     }
-    names.push_back(item.name);
+    names.push_back(name);
   }
   std::sort(names.begin(), names.end());
   std::string manifest;

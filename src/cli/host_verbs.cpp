@@ -1,6 +1,7 @@
 #include "cli/host_verbs.h"
 
 #include <fcntl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -69,17 +70,41 @@ std::optional<std::string> read_file(const std::string& path) {
   return text.str();
 }
 
-// Runs a command and returns what it printed; nullopt when it could not start or failed.
-std::optional<std::string> run_command(const std::string& command) {
-  FILE* pipe = popen((command + " 2>/dev/null").c_str(), "r");
-  if (!pipe) return std::nullopt;
+// What a command printed (standard output and error together) and how it ended.
+struct CommandResult {
+  bool started = false;
+  int exit_code = -1;  // -1: killed by a signal or not started
   std::string out;
+  bool ok() const { return started && exit_code == 0; }
+};
+
+// 'text' for sh, with each ' written as '\''.
+std::string shell_quote(const std::string& text) {
+  std::string out = "'";
+  for (char ch : text) out += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
+  return out + "'";
+}
+
+// Runs `command` under `timeout` so a hung tool (nvidia-smi after an Xid 79) cannot hang us.
+CommandResult run_command(const std::string& command, int timeout_s = 120) {
+  CommandResult r;
+  FILE* pipe = popen(("timeout " + std::to_string(timeout_s) + " sh -c " + shell_quote(command) + " 2>&1").c_str(), "r");
+  if (!pipe) return r;
+  r.started = true;
   std::array<char, 4096> buffer{};
   size_t n;
-  while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0) out.append(buffer.data(), n);
+  while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0) r.out.append(buffer.data(), n);
   const int status = pclose(pipe);
-  if (status != 0 && out.empty()) return std::nullopt;
-  return out;
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+// A tool's output worth keeping: it ran and succeeded (a failing nvidia-smi prints its complaint
+// on stdout; that is no topology).
+std::optional<std::string> tool_output(const std::string& command) {
+  CommandResult r = run_command(command);
+  if (!r.ok() || r.out.empty()) return std::nullopt;
+  return r.out;
 }
 
 // Whether `name` is an executable on PATH.
@@ -112,7 +137,7 @@ std::optional<std::pair<std::string, std::string>> read_live_kernel_log() {
     close(fd);
     if (!text.empty()) return std::make_pair(text, std::string("/dev/kmsg"));
   }
-  if (auto text = run_command("dmesg")) return std::make_pair(*text, std::string("dmesg"));
+  if (auto text = tool_output("dmesg")) return std::make_pair(*text, std::string("dmesg"));
   return std::nullopt;
 }
 
@@ -217,7 +242,7 @@ std::optional<Error> gather_host(const HostVerbs::Args& a, const PreparedRoot& r
     auto lib = nvml::Nvml::open();
     if (lib) {
       view.nvml = (*lib)->read_facts();
-      view.nvml_json = nvml::facts_to_json(*view.nvml).dump(2) + "\n";
+      view.nvml_json = report::json_text(nvml::facts_to_json(*view.nvml));
     } else {
       view.nvml_error = lib.error().str();
     }
@@ -229,14 +254,16 @@ std::optional<Error> gather_host(const HostVerbs::Args& a, const PreparedRoot& r
       if (auto text = view.fs.read(std::string(kCaptureDir) + "/tools/" + name)) view.tool_outputs[name] = *text;
   } else {
     if (have_tool("ibstat"))
-      if (auto out = run_command("ibstat")) view.tool_outputs["ibstat.txt"] = *out;
+      if (auto out = tool_output("ibstat")) view.tool_outputs["ibstat.txt"] = *out;
     if (have_tool("nvidia-smi")) {
-      if (auto out = run_command("nvidia-smi topo -m")) view.tool_outputs["topo.txt"] = *out;
-      if (auto out = run_command("nvidia-smi nvlink --status")) view.tool_outputs["nvlink-status.txt"] = *out;
+      if (auto out = tool_output("nvidia-smi topo -m")) view.tool_outputs["topo.txt"] = *out;
+      if (auto out = tool_output("nvidia-smi nvlink --status")) view.tool_outputs["nvlink-status.txt"] = *out;
     }
     if (have_tool("smartctl") && view.facts)
       for (const auto& n : view.facts->nvme)
-        if (auto out = run_command("smartctl --json -a /dev/" + n.name)) view.tool_outputs["smartctl-" + n.name + ".json"] = *out;
+        // smartctl's exit status is a bit mask of health findings: keep any JSON it printed.
+        if (auto r = run_command("smartctl --json -a /dev/" + n.name); r.started && !r.out.empty() && r.out.front() == '{')
+          view.tool_outputs["smartctl-" + n.name + ".json"] = r.out;
   }
   return std::nullopt;
 }
@@ -284,49 +311,46 @@ int run_accept(const Common& common, const HostVerbs::Args& a) {
   if (int r = summarise(a.load, "--load", in.load)) return r;
   if (int r = summarise(a.archive, "--archive", in.archive)) return r;
 
-  // Tool outputs: files given on the command line win over the snapshot's or live captures.
-  std::vector<std::pair<std::string, std::string>> smart_texts;  // (name, text)
-  for (const auto& path : a.smartctl) {
-    auto text = read_file(path);
-    if (!text) return bad_input(Error{path, 0, "--smartctl", "cannot read the file"});
-    smart_texts.emplace_back(path, *text);
-    items.push_back({"inputs/" + base_name(path), path, {}});
-  }
-  for (const auto& [name, text] : view.tool_outputs)
-    if (a.smartctl.empty() && name.rfind("smartctl", 0) == 0) smart_texts.emplace_back("gpuplan/tools/" + name, text);
-  for (const auto& [name, text] : smart_texts) {
-    auto parsed = probe::parse_smartctl_json(text);
-    if (!parsed) return bad_input(Error{name, parsed.error().line, parsed.error().field, parsed.error().message});
-    in.smart.emplace_back(name, *parsed);
-  }
-  auto tool_text = [&](const std::string& flag_path, const char* flag, const std::string& capture,
-                       std::string& name) -> std::optional<std::string> {
-    if (!flag_path.empty()) {
-      name = flag_path;
-      items.push_back({"inputs/" + base_name(flag_path), flag_path, {}});
-      return read_file(flag_path);
+  // Tool outputs: files given on the command line win over the snapshot's or live captures. A
+  // named file that does not parse is bad input; a capture that does not parse is left out with
+  // a note (the evidence keeps it), so a broken tool on the server cannot stop the verdict.
+  std::optional<Error> problem;
+  auto parse_tool = [&](const std::string& file, const char* flag, const std::string& capture, auto parser) {
+    using Parsed = std::decay_t<decltype(*parser(std::string_view()))>;
+    std::optional<Parsed> out;
+    if (!file.empty()) {
+      auto text = read_file(file);
+      if (!text) {
+        problem = Error{file, 0, flag, "cannot read the file"};
+        return out;
+      }
+      items.push_back({"inputs/" + base_name(file), file, {}});
+      auto parsed = parser(*text);
+      if (!parsed) problem = Error{file, parsed.error().line, parsed.error().field, parsed.error().message};
+      else out = std::move(*parsed);
+      return out;
     }
-    (void)flag;
     auto it = view.tool_outputs.find(capture);
-    if (it == view.tool_outputs.end()) return std::nullopt;
-    name = "gpuplan/tools/" + capture;
-    return it->second;
+    if (it == view.tool_outputs.end()) return out;
+    auto parsed = parser(it->second);
+    if (parsed) out = std::move(*parsed);
+    else std::cerr << "gpuplan: note: gpuplan/tools/" << capture << " not used: " << parsed.error().str() << "\n";
+    return out;
   };
-  std::string name;
-  if (auto text = tool_text(a.ibstat, "--ibstat", "ibstat.txt", name)) {
-    auto parsed = probe::parse_ibstat(*text);
-    if (!parsed) return bad_input(Error{name, parsed.error().line, parsed.error().field, parsed.error().message});
-    in.ibstat = *parsed;
-  } else if (!a.ibstat.empty()) {
-    return bad_input(Error{a.ibstat, 0, "--ibstat", "cannot read the file"});
+  for (const auto& path : a.smartctl) {
+    auto smart = parse_tool(path, "--smartctl", "", probe::parse_smartctl_json);
+    if (problem) return bad_input(*problem);
+    in.smart.emplace_back(path, *smart);
   }
-  if (auto text = tool_text(a.topo, "--topo", "topo.txt", name)) {
-    auto parsed = probe::parse_topo_matrix(*text);
-    if (!parsed) return bad_input(Error{name, parsed.error().line, parsed.error().field, parsed.error().message});
-    in.topo = *parsed;
-  } else if (!a.topo.empty()) {
-    return bad_input(Error{a.topo, 0, "--topo", "cannot read the file"});
-  }
+  if (a.smartctl.empty())
+    for (const auto& [capture, text] : view.tool_outputs)
+      if (capture.rfind("smartctl", 0) == 0)
+        if (auto smart = parse_tool("", "", capture, probe::parse_smartctl_json))
+          in.smart.emplace_back("gpuplan/tools/" + capture, *smart);
+  in.ibstat = parse_tool(a.ibstat, "--ibstat", "ibstat.txt", probe::parse_ibstat);
+  if (problem) return bad_input(*problem);
+  in.topo = parse_tool(a.topo, "--topo", "topo.txt", probe::parse_topo_matrix);
+  if (problem) return bad_input(*problem);
 
   // G10: a benchmark's output, from a file or a command run now.
   if (!a.benchmark.empty() || !a.benchmark_cmd.empty()) {
@@ -337,11 +361,19 @@ int run_accept(const Common& common, const HostVerbs::Args& a) {
       in.benchmark_source = a.benchmark;
       items.push_back({"inputs/" + base_name(a.benchmark), a.benchmark, {}});
     } else {
+      if (!root.live)
+        return bad_input(Error{{}, 0, "--benchmark-cmd",
+                               "runs on this machine, but --root names another host: pass its output with --benchmark FILE"});
       std::cerr << "gpuplan: running the benchmark: " << a.benchmark_cmd << "\n";
-      text = run_command(a.benchmark_cmd);
-      if (!text) return bad_input(Error{{}, 0, "--benchmark-cmd", "the command failed or printed nothing: " + a.benchmark_cmd});
+      CommandResult run = run_command(a.benchmark_cmd, 7 * 24 * 3600);
+      items.push_back({"captures/benchmark-output.txt", {}, "$ " + a.benchmark_cmd + "\n" + run.out +
+                                                              "[exit status " + std::to_string(run.exit_code) + "]\n"});
+      // A benchmark that died after its warm-up lines printed a figure that proves nothing.
+      if (!run.ok())
+        return bad_input(Error{{}, 0, "--benchmark-cmd",
+                               "the command failed (exit status " + std::to_string(run.exit_code) + "): " + a.benchmark_cmd});
+      text = run.out;
       in.benchmark_source = a.benchmark_cmd;
-      items.push_back({"captures/benchmark-output.txt", {}, "$ " + a.benchmark_cmd + "\n" + *text});
     }
     in.images_per_s = accept::parse_images_per_second(*text);
     if (!in.images_per_s)
@@ -396,7 +428,7 @@ int run_accept(const Common& common, const HostVerbs::Args& a) {
         if (auto content = view.fs.read(file)) items.push_back({"host" + file, {}, *content});
     report::Style plain = ctx.style;
     plain.colour = false;
-    items.push_back({"report.json", {}, report::accept_json(report).dump(2) + "\n"});
+    items.push_back({"report.json", {}, report::json_text(report::accept_json(report))});
     items.push_back({"report.md", {}, report::render_accept(report, report::Format::kMarkdown, plain)});
     items.push_back({"report.html", {}, report::render_accept(report, report::Format::kHtml, plain)});
     nlohmann::json stamps = {{"started", started},
@@ -405,7 +437,7 @@ int run_accept(const Common& common, const HostVerbs::Args& a) {
                              {"root", a.root},
                              {"kernel_log", view.kernel_log_source},
                              {"nvml", view.nvml ? view.nvml->library : view.nvml_error}};
-    items.push_back({"timestamps.json", {}, stamps.dump(2) + "\n"});
+    items.push_back({"timestamps.json", {}, report::json_text(stamps)});
     auto written = write_evidence(a.evidence, items);
     if (!written) return bad_input(written.error());
     std::cerr << "gpuplan: wrote " << *written << " files of evidence to " << a.evidence
@@ -446,6 +478,11 @@ int run_diagnose(const Common& common, const HostVerbs::Args& a) {
       std::cerr << "gpuplan: " << skip.file << ":" << skip.line << ": skipped: " << skip.reason << "\n";
   }
   in.gpu_names = gpus.names();
+  // Negated comparisons so that NaN is refused too.
+  if (!(a.sample_seconds >= 0 && a.sample_seconds <= 7 * 24 * 3600))
+    return bad_input(Error{{}, 0, "--sample", "must be between 0 and 604,800 seconds (a week)"});
+  if (!(a.sample_interval >= 0.1 && a.sample_interval <= 3600))
+    return bad_input(Error{{}, 0, "--interval", "must be between 0.1 and 3,600 seconds"});
   // Live: sample NVML for a while when asked, as the logs would have.
   if (a.sample_seconds > 0 && a.nvml != "off" && a.nvml != "snapshot") {
     auto lib = nvml::Nvml::open();
@@ -517,7 +554,7 @@ int run_snapshot(const HostVerbs::Args& a) {
                          {"root", a.root},
                          {"kernel_log", view.kernel_log_source},
                          {"nvml", view.nvml ? view.nvml->library : view.nvml_error}};
-  content.captures["snapshot.json"] = meta.dump(2) + "\n";
+  content.captures["snapshot.json"] = report::json_text(meta);
   auto written = probe::write_snapshot(view.fs, content, a.snapshot_out);
   if (!written) return bad_input(written.error());
   std::cerr << "gpuplan: wrote " << a.snapshot_out << " (" << *written << " entries; kernel log: "
@@ -543,7 +580,7 @@ void HostVerbs::add_to(CLI::App& app) {
   host_flags(accept_);
   accept_->add_option("--soak", a.soak, "G1: the 72 h soak log (nvidia-smi CSV or dmon)")->type_name("FILE");
   accept_->add_option("--load", a.load, "G6: the real-load log (memory growth)")->type_name("FILE");
-  accept_->add_option("--archive", a.archive, "G12: the health archive (nvidia-smi dmon -s mu -d 5, or CSV with ECC columns)")->type_name("FILE");
+  accept_->add_option("--archive", a.archive, "G12: the health archive (nvidia-smi dmon -s pmue -d 5, or a CSV log with the ECC columns)")->type_name("FILE");
   accept_->add_option("--smartctl", a.smartctl, "G6: smartctl --json -a output per NVMe (repeatable)")->type_name("FILE");
   accept_->add_option("--ibstat", a.ibstat, "G4: ibstat output")->type_name("FILE");
   accept_->add_option("--topo", a.topo, "nvidia-smi topo -m output")->type_name("FILE");

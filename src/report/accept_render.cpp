@@ -104,6 +104,8 @@ Report diagnose_document(const std::string& host, const std::vector<Finding>& fi
 
 }  // namespace
 
+std::string json_text(const json& j) { return j.dump(2, ' ', false, json::error_handler_t::replace) + "\n"; }
+
 json accept_json(const accept::AcceptReport& r) {
   json checks = json::array();
   for (const auto& c : r.checks)
@@ -118,7 +120,7 @@ json accept_json(const accept::AcceptReport& r) {
 
 std::string render_accept(const accept::AcceptReport& r, Format format, const Style& style) {
   switch (format) {
-    case Format::kJson: return accept_json(r).dump(2) + "\n";
+    case Format::kJson: return json_text(accept_json(r));
     case Format::kTable: return accept_terminal(r, style);
     case Format::kMarkdown:
     case Format::kHtml: return write_report(accept_document(r), format, style);
@@ -135,7 +137,7 @@ json diagnose_json(const std::string& host, const std::vector<Finding>& findings
 std::string render_diagnose(const std::string& host, const std::vector<Finding>& findings, Format format,
                             const Style& style) {
   switch (format) {
-    case Format::kJson: return diagnose_json(host, findings, style.lang).dump(2) + "\n";
+    case Format::kJson: return json_text(diagnose_json(host, findings, style.lang));
     case Format::kTable: return "Diagnosis of " + host + "\n\n" + findings_text(findings, style);
     case Format::kMarkdown:
     case Format::kHtml: return write_report(diagnose_document(host, findings, style.lang), format, style);

@@ -18,6 +18,10 @@
 
 namespace gpuplan::report {
 
+// j.dump(2) + "\n", with invalid UTF-8 replaced (U+FFFD) instead of thrown: host files, kernel
+// logs and NVML strings from a board can hold any bytes.
+std::string json_text(const nlohmann::json& j);
+
 nlohmann::json accept_json(const accept::AcceptReport& r);
 std::string render_accept(const accept::AcceptReport& r, Format format, const Style& style);
 

@@ -338,6 +338,73 @@ TEST(HostVerbsTest, NvmlThatCannotLoadSaysWhyInTheChecks) {
   EXPECT_NE(detail.find("/nonexistent/libnvidia-ml.so.1: cannot load the NVML library"), std::string::npos) << detail;
 }
 
+TEST(HostVerbsTest, BenchmarkCommandIsRunAndItsOutputKept) {
+  // 15,200 images/s over the 8 GPUs the contract names = 1,900 per GPU ≥ 1,850. The quotes in the
+  // command reach sh intact.
+  const std::string evidence = temp_dir() + "/evidence";
+  auto r = run_gpuplan("accept --nvml off --gpus 8 --format json --evidence " + evidence +
+                       " --benchmark-cmd \"printf 'total images/sec: %s\\n' 15200\"");
+  const json j = json::parse(r.out);
+  EXPECT_EQ(check(j, "performance").at("status"), "pass") << check(j, "performance").dump();
+  std::ifstream in(evidence + "/captures/benchmark-output.txt");
+  EXPECT_EQ(std::string(std::istreambuf_iterator<char>(in), {}),
+            "$ printf 'total images/sec: %s\\n' 15200\ntotal images/sec: 15200\n[exit status 0]\n");
+}
+
+TEST(HostVerbsTest, BenchmarkCommandThatFailsIsRefusedEvenAfterPrintingAFigure) {
+  auto r = run_gpuplan("accept --nvml off --benchmark-cmd \"echo images/sec: 2000; exit 3\"");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--benchmark-cmd: the command failed (exit status 3)"), std::string::npos) << r.err;
+}
+
+TEST(HostVerbsTest, BenchmarkCommandRunsHereSoItIsRefusedForAnotherRoot) {
+  auto r = run_gpuplan("accept --root " + host("hgx-a100-8gpu") + " --benchmark-cmd \"echo images/sec: 2000\"");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("pass its output with --benchmark FILE"), std::string::npos) << r.err;
+}
+
+TEST(HostVerbsTest, TwoInputsWithTheSameNameBothReachTheEvidence) {
+  const std::string a = temp_dir(), b = temp_dir();
+  fs::copy_file(source_path("tests/fixtures/tools/smartctl-nvme0.json"), a + "/smart.json");
+  fs::copy_file(source_path("tests/fixtures/tools/smartctl-worn.json"), b + "/smart.json");
+  const std::string evidence = temp_dir() + "/evidence";
+  auto r = run_gpuplan("accept --root " + host("hgx-a100-8gpu") + " --smartctl " + a + "/smart.json --smartctl " + b +
+                       "/smart.json --evidence " + evidence);
+  EXPECT_TRUE(fs::is_regular_file(evidence + "/inputs/smart.json")) << r.err;
+  EXPECT_TRUE(fs::is_regular_file(evidence + "/inputs/smart-2.json")) << r.err;
+  EXPECT_EQ(sha256_file(evidence + "/inputs/smart-2.json").value(), sha256_file(b + "/smart.json").value());
+}
+
+TEST(HostVerbsTest, AToolCaptureThatDoesNotParseIsLeftOutNotAnError) {
+  // nvidia-smi on a server whose driver is broken prints its complaint where the matrix should be.
+  const std::string root = temp_dir();
+  fs::copy(host("aspm-iommu-a100"), root, fs::copy_options::recursive | fs::copy_options::copy_symlinks);
+  fs::create_directories(root + "/gpuplan/tools");
+  write_file(root + "/gpuplan/tools", "topo.txt",
+             "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver.\n");
+  auto r = run_gpuplan("accept --root " + root + " --format json");
+  EXPECT_EQ(r.exit_code, 1);  // the host's own verdict: ASPM and IOMMU fail
+  EXPECT_NE(r.err.find("gpuplan/tools/topo.txt not used"), std::string::npos) << r.err;
+}
+
+TEST(HostVerbsTest, SampleDurationAndIntervalAreBounded) {
+  auto nan = run_gpuplan("diagnose --nvml off --sample nan");
+  EXPECT_EQ(nan.exit_code, 2);
+  auto tiny = run_gpuplan("diagnose --nvml off --sample 1 --interval 0.001");
+  EXPECT_EQ(tiny.exit_code, 2);
+  EXPECT_NE(tiny.err.find("--interval: must be between 0.1 and 3,600 seconds"), std::string::npos) << tiny.err;
+}
+
+TEST(HostVerbsTest, InvalidUtf8FromTheHostStillGivesJson) {
+  const std::string root = temp_dir();
+  fs::copy(host("aspm-iommu-a100"), root, fs::copy_options::recursive | fs::copy_options::copy_symlinks);
+  fs::remove(root + "/etc/hostname");
+  write_file(root + "/etc", "hostname", "gpu\xff\xfe-node\n");
+  auto r = run_gpuplan("accept --root " + root + " --format json");
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_EQ(json::parse(r.out).at("host"), "gpu\xEF\xBF\xBD\xEF\xBF\xBD-node");  // each bad byte → U+FFFD
+}
+
 // --- bad input ---------------------------------------------------------------------------
 
 TEST(HostVerbsTest, MissingRootIsBadInput) {
