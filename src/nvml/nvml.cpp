@@ -2,6 +2,7 @@
 
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <climits>
 #include <cstdlib>
 #include <cstring>
@@ -242,16 +243,20 @@ struct Nvml::Impl {
     unsigned count = 0;
     Return rc = fn(dev, &count, nullptr);
     std::vector<unsigned long long> buf;  // 8-byte aligned like the structs
+    unsigned capacity = 0;                // entries buf holds
     for (int attempt = 0; rc == kErrorInsufficientSize && attempt < 3; ++attempt) {
-      unsigned capacity = count + 8;
+      capacity = count + 8;
       buf.assign((capacity * stride + 7) / 8, 0);
       count = capacity;
       rc = fn(dev, &count, buf.data());
     }
     if (rc != kSuccess) return rc;
+    // A driver that answers with more entries than there was room for wrote past nothing we
+    // own; only the entries the buffer holds are read.
+    count = std::min(count, capacity);
     out.clear();
     const auto* bytes = reinterpret_cast<const unsigned char*>(buf.data());
-    for (unsigned i = 0; i < count && !buf.empty(); ++i) {
+    for (unsigned i = 0; i < count; ++i) {
       unsigned pid = 0;
       unsigned long long used = 0;
       std::memcpy(&pid, bytes + i * stride, sizeof pid);
@@ -320,8 +325,11 @@ struct Nvml::Impl {
     if (try_in_order(gpu, {{pci_info_v3.name, pci_info_v3.fn != nullptr, [&] { return pci_info_v3.fn(dev, &pci); }},
                            {pci_info_v2.name, pci_info_v2.fn != nullptr, [&] { return pci_info_v2.fn(dev, &pci); }},
                            {pci_info.name, pci_info.fn != nullptr, [&] { return pci_info.fn(dev, &pci); }}})) {
+      // The legacy call fills the old, shorter struct: its bus id ("0000:17:00.0") sits in
+      // busIdLegacy and busId stays empty. The _v2/_v3 calls fill both; busId is the full one.
       pci.bus_id[sizeof pci.bus_id - 1] = '\0';
-      s.pci_bus_id = pci.bus_id;
+      pci.bus_id_legacy[sizeof pci.bus_id_legacy - 1] = '\0';
+      s.pci_bus_id = pci.bus_id[0] != '\0' ? pci.bus_id : pci.bus_id_legacy;
     }
     s.max_link_gen = device_uint(max_link_gen, gpu);
     s.max_link_width = device_uint(max_link_width, gpu);
@@ -808,12 +816,17 @@ std::vector<telemetry::Sample> sample_gpus(Nvml& nvml, std::chrono::milliseconds
                                            const std::function<void(int round, int rounds)>& on_sample) {
   using std::chrono::duration_cast;
   using std::chrono::milliseconds;
-  int rounds = interval.count() > 0 && duration.count() > 0 ? static_cast<int>(duration / interval) + 1 : 1;
+  // In 64 bits, then bounded: duration / interval can exceed an int (and the bound keeps the
+  // round counter, the due times and the reservation below far from overflowing).
+  const int64_t more = interval.count() > 0 && duration.count() > 0 ? duration / interval : 0;
+  const int rounds = static_cast<int>(std::min<int64_t>(more, kMaxSampleRounds - 1) + 1);
   std::vector<std::optional<double>> totals;
   for (unsigned i = 0; i < nvml.count(); ++i) totals.push_back(nvml.read_static(i).memory_total_mib);
 
   std::vector<telemetry::Sample> out;
-  out.reserve(static_cast<size_t>(rounds) * nvml.count());
+  // Room for a day at one round a minute at most up front; a longer run grows as it goes.
+  constexpr size_t kReserveRounds = 1440;
+  out.reserve(std::min<size_t>(static_cast<size_t>(rounds), kReserveRounds) * nvml.count());
   auto to_float = [](const auto& v) -> std::optional<float> {
     if (!v) return std::nullopt;
     return static_cast<float>(*v);
@@ -822,7 +835,10 @@ std::vector<telemetry::Sample> sample_gpus(Nvml& nvml, std::chrono::milliseconds
   for (int round = 0; round < rounds; ++round) {
     // Due times are counted from the start, so slow reads do not stretch the schedule.
     if (round > 0) {
-      auto wait = duration_cast<milliseconds>(start + round * interval - now());
+      // round × interval <= duration, so in milliseconds it cannot overflow; added to a
+      // nanosecond time_point it could, so the elapsed time is taken in milliseconds instead.
+      const milliseconds due = interval * static_cast<int64_t>(round);
+      auto wait = due - duration_cast<milliseconds>(now() - start);
       if (wait.count() > 0) sleep(wait);
     }
     int64_t time_ms = duration_cast<milliseconds>(now().time_since_epoch()).count();

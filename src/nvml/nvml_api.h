@@ -59,7 +59,12 @@ constexpr unsigned kSystemNvmlVersionBufferSize = 80;
 constexpr unsigned kMaxNvLinks = 18;
 constexpr unsigned long long kValueNotAvailable = static_cast<unsigned long long>(-1);
 
-struct PciInfo {  // nvmlPciInfo_t (the argument of GetPciInfo_v3, _v2 and the legacy call)
+// nvmlPciInfo_t, the argument of GetPciInfo_v3 and _v2. Not of the legacy nvmlDeviceGetPciInfo:
+// it predates busId and fills the older layout, busIdLegacy ("%04X:%02X:%02X.0") through
+// pciSubSystemId (the first 36 bytes here) and, on old drivers, reserved words after them,
+// never a bus id at offset 36. A caller zeroes the struct and falls back to bus_id_legacy when
+// bus_id is empty.
+struct PciInfo {
   char bus_id_legacy[16];
   unsigned domain;
   unsigned bus;

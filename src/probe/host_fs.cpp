@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdint>
 
 namespace gpuplan::probe {
 namespace {
@@ -49,7 +50,7 @@ std::optional<std::string> read_link(const std::string& real_path) {
 
 }  // namespace
 
-HostFs::HostFs(std::string root) : root_(std::move(root)) {
+HostFs::HostFs(std::string root, size_t max_read_bytes) : root_(std::move(root)), max_read_bytes_(max_read_bytes) {
   while (root_.size() > 1 && root_.back() == '/') root_.pop_back();
   if (root_.empty()) root_ = "/";
 }
@@ -109,11 +110,12 @@ std::optional<std::string> HostFs::read(std::string_view host_path) const {
   int fd = ::open(real(*resolved).c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
   if (fd < 0) return std::nullopt;
   struct stat st {};
-  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || static_cast<uint64_t>(st.st_size) > max_read_bytes_) {
     ::close(fd);
     return std::nullopt;
   }
-  // sysfs and procfs report sizes of 4096 or 0 whatever the content: read to the end instead.
+  // sysfs and procfs report sizes of 4096 or 0 whatever the content: read to the end instead,
+  // and stop once past the cap.
   std::string text;
   char buf[8192];
   while (true) {
@@ -124,6 +126,10 @@ std::optional<std::string> HostFs::read(std::string_view host_path) const {
       return std::nullopt;
     }
     if (n == 0) break;
+    if (static_cast<size_t>(n) > max_read_bytes_ - text.size()) {
+      ::close(fd);
+      return std::nullopt;
+    }
     text.append(buf, static_cast<size_t>(n));
   }
   ::close(fd);

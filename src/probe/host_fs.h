@@ -9,6 +9,7 @@
 // is on reads as missing, as does a chain of more than 40 links (a loop).
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -20,7 +21,13 @@ namespace gpuplan::probe {
 
 class HostFs {
  public:
-  explicit HostFs(std::string root = "/");
+  // The most one read returns. The files probes read are sysfs and procfs attributes and kernel
+  // logs (KiB to a few MiB); anything larger is no file a check needs, and reading it whole
+  // (a stray disk image, /dev/zero bound into a snapshot tree) would only exhaust memory.
+  static constexpr size_t kMaxReadBytes = size_t{256} << 20;  // 256 MiB
+
+  // `max_read_bytes` lowers the cap, for tests.
+  explicit HostFs(std::string root = "/", size_t max_read_bytes = kMaxReadBytes);
 
   const std::string& root() const { return root_; }
   // The real path of a host path: root + path.
@@ -29,6 +36,8 @@ class HostFs {
   bool exists(std::string_view host_path) const;
   // The whole file; nullopt when missing or unreadable. Only regular files are read (sysfs and
   // procfs attributes are regular files), so a FIFO or device node in a snapshot cannot block.
+  // A file larger than the cap (its size, or what it yields when its size says 0 or 4096 as
+  // procfs and sysfs do) reads as nullopt, never truncated, and is not in files_read.
   std::optional<std::string> read(std::string_view host_path) const;
   // The first line without its trailing whitespace; nullopt when missing or unreadable.
   std::optional<std::string> read_line(std::string_view host_path) const;
@@ -50,6 +59,7 @@ class HostFs {
   void remember(std::string_view host_path) const;
 
   std::string root_;
+  size_t max_read_bytes_;
   mutable std::vector<std::string> files_read_;
   mutable std::unordered_set<std::string> files_seen_;
   mutable std::vector<std::pair<std::string, std::string>> links_followed_;

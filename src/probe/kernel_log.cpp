@@ -232,47 +232,76 @@ std::string prefix_device(std::string_view msg) {
   return dev;
 }
 
-// AER severities as the kernel spells them, longest first so "Uncorrected (Non-Fatal)" is not
-// read as a bare "Uncorrected".
-constexpr std::string_view kAerSeverities[] = {"Uncorrected (Non-Fatal)", "Uncorrected (Fatal)", "Corrected"};
+// AER severities as the kernel spells them, each with the name events carry. Older kernels
+// print "Corrected" / "Uncorrected (...)"; newer ones use the PCIe spec's "Correctable" /
+// "Uncorrectable (...)" (commit "PCI/AER: Use 'Correctable' and 'Uncorrectable' spec terms for
+// errors"). Events keep the older names so callers need not know which kernel wrote the log.
+// Longest first so "Uncorrected (Non-Fatal)" is not read as a bare "Uncorrected".
+struct AerSeverity {
+  std::string_view spelled;
+  std::string_view normalised;
+};
+constexpr AerSeverity kAerSeverities[] = {
+    {"Uncorrectable (Non-Fatal)", "Uncorrected (Non-Fatal)"},
+    {"Uncorrectable (Fatal)", "Uncorrected (Fatal)"},
+    {"Correctable", "Corrected"},
+    {"Uncorrected (Non-Fatal)", "Uncorrected (Non-Fatal)"},
+    {"Uncorrected (Fatal)", "Uncorrected (Fatal)"},
+    {"Corrected", "Corrected"},
+};
 
-std::string aer_severity_in(std::string_view s) {
-  for (std::string_view sev : kAerSeverities)
-    if (starts_with(s, sev)) return std::string(sev);
-  return "";
+// The severity `s` starts with; nullptr when none.
+const AerSeverity* aer_severity_in(std::string_view s) {
+  for (const AerSeverity& sev : kAerSeverities)
+    if (starts_with(s, sev.spelled)) return &sev;
+  return nullptr;
 }
 
 // "AER: Corrected error received: 0000:01:00.0", "AER: Multiple Uncorrected (Non-Fatal) error
-// received: ...", "AER: Uncorrected (Fatal) error received". Not "AER: enabled with IRQ 30" and
-// the other boot-time AER lines, which are no errors.
+// received: ...", "AER: Uncorrected (Fatal) error received", and on newer kernels "AER: Correctable
+// error message received from 0000:00:01.0", "AER: Multiple Uncorrectable (Non-Fatal) error
+// message received from 0000:73:00.1". Not "AER: enabled with IRQ 30" and the other boot-time
+// AER lines, which are no errors.
 bool parse_aer_header(std::string_view msg, KernelEvent& ev) {
   size_t at = msg.find("AER: ");
   if (at == std::string_view::npos) return false;
   std::string_view rest = msg.substr(at + 5);
   if (starts_with(rest, "Multiple ")) rest.remove_prefix(9);
-  std::string sev = aer_severity_in(rest);
-  if (sev.empty()) return false;
-  rest.remove_prefix(sev.size());
-  if (!starts_with(rest, " error received")) return false;
-  rest.remove_prefix(15);
-  ev.severity = sev;
+  const AerSeverity* sev = aer_severity_in(rest);
+  if (!sev) return false;
+  rest.remove_prefix(sev->spelled.size());
+  // The reporting device follows ": " in the older wording and " from " in the newer one.
+  constexpr std::string_view kOld = " error received", kNew = " error message received";
+  std::string_view source_prefix;
+  if (starts_with(rest, kOld)) {
+    rest.remove_prefix(kOld.size());
+    source_prefix = ": ";
+  } else if (starts_with(rest, kNew)) {
+    rest.remove_prefix(kNew.size());
+    source_prefix = " from ";
+  } else {
+    return false;
+  }
+  ev.severity = std::string(sev->normalised);
   ev.device = prefix_device(msg);
-  if (starts_with(rest, ": ")) {  // the device that reported it, which the event is about
+  if (starts_with(rest, source_prefix)) {  // the device that reported it, which the event is about
     size_t used = 0;
-    std::string source = pci_address_at(rest.substr(2), used);
+    std::string source = pci_address_at(rest.substr(source_prefix.size()), used);
     if (!source.empty()) ev.device = source;
   }
   return true;
 }
 
-// "nvidia 0000:01:00.0: PCIe Bus Error: severity=Corrected, type=Physical Layer, (Receiver ID)"
+// "nvidia 0000:01:00.0: PCIe Bus Error: severity=Corrected, type=Physical Layer, (Receiver ID)";
+// on newer kernels "severity=Correctable", "severity=Uncorrectable (Non-Fatal)".
 bool parse_bus_error(std::string_view msg, KernelEvent& ev) {
   size_t at = msg.find("PCIe Bus Error: ");
   if (at == std::string_view::npos) return false;
   std::string_view rest = msg.substr(at + 16);
   if (!starts_with(rest, "severity=")) return false;
-  ev.severity = aer_severity_in(rest.substr(9));
-  if (ev.severity.empty()) return false;
+  const AerSeverity* sev = aer_severity_in(rest.substr(9));
+  if (!sev) return false;
+  ev.severity = std::string(sev->normalised);
   size_t type = rest.find("type=");
   if (type != std::string_view::npos) {
     std::string_view t = rest.substr(type + 5);
@@ -339,18 +368,10 @@ const char* kernel_log_format_name(KernelLogFormat f) {
 }
 
 std::string normalise_pci_address(std::string_view s) {
+  // pci_address_at already takes "0000:01:00" (no function, as NVRM writes it) as function 0.
   size_t used = 0;
   std::string out = pci_address_at(s, used);
-  if (out.empty() || used != s.size()) {
-    // "0000:01:00" (no function), as NVRM writes it.
-    if (s.size() == 10 && s[4] == ':' && s[7] == ':') {
-      std::string with_fn = std::string(s) + ".0";
-      out = pci_address_at(with_fn, used);
-      return used == with_fn.size() ? out : "";
-    }
-    return "";
-  }
-  return out;
+  return used == s.size() ? out : "";
 }
 
 KernelLog parse_kernel_log(std::string_view text) {

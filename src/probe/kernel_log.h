@@ -12,9 +12,10 @@
 // one is taken as cut off and counted malformed, never as an event (its Xid number or address
 // may be incomplete). Blank lines are ignored.
 //
-// One PCIe AER error is one event: the "AER: ... error received" header, the "PCIe Bus Error:"
-// line and the indented status lines that follow it for the same device are folded into the
-// first of them (their line numbers in detail_lines).
+// One PCIe AER error is one event: the "AER: ... error received" header (newer kernels: "AER:
+// ... error message received from"), the "PCIe Bus Error:" line and the indented status lines
+// that follow it for the same device are folded into the first of them (their line numbers in
+// detail_lines).
 #pragma once
 
 #include <cstdint>
@@ -47,7 +48,9 @@ struct KernelEvent {
   std::optional<std::string> wall;    // ctime / iso timestamps as written
   std::string device;                 // PCI address the event names, normalised "0000:17:00.0"; "" when none
   std::optional<int> code;            // Xid / SXid number
-  std::string severity;               // AER: "Corrected", "Uncorrected (Non-Fatal)", "Uncorrected (Fatal)"; else ""
+  // AER: "Corrected", "Uncorrected (Non-Fatal)", "Uncorrected (Fatal)", whichever wording the
+  // kernel used (newer kernels' "Correctable" and "Uncorrectable (...)" read as these); else "".
+  std::string severity;
   std::string text;                   // the message without its timestamp
   std::string aer_type;               // AER: "Physical Layer", "Data Link Layer", "Transaction Layer"; else ""
   std::vector<int> detail_lines;      // AER: the lines folded into this event

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -47,6 +48,25 @@ std::vector<std::string> components(const std::string& path) {
   return parts;
 }
 
+// `target` of an absolute link at `link` (both host paths) as the same path relative to the
+// link's directory: "/etc/hostname" → "/etc/static/hostname" gives "static/hostname". The
+// link's directory holds no link (the writer archives links at resolved paths), so climbing
+// out of it with ".." and descending the directories it shares with the target is exact; the
+// rest of the target is kept as written, since lexical clean-up past a link could change it.
+std::string relative_target(const std::string& link, const std::string& target) {
+  std::vector<std::string> dir = components(link);
+  if (!dir.empty()) dir.pop_back();
+  std::vector<std::string> to;
+  for (auto& part : components(target))
+    if (part != ".") to.push_back(std::move(part));
+  size_t common = 0;
+  while (common < dir.size() && common < to.size() && to[common] != ".." && to[common] == dir[common]) ++common;
+  std::string out;
+  for (size_t i = common; i < dir.size(); ++i) out += out.empty() ? ".." : "/..";
+  for (size_t i = common; i < to.size(); ++i) out += (out.empty() ? "" : "/") + to[i];
+  return out.empty() ? "." : out;
+}
+
 class SnapshotWriter {
  public:
   SnapshotWriter(const HostFs& fs, archive* a) : fs_(fs), a_(a) {}
@@ -56,7 +76,7 @@ class SnapshotWriter {
     std::vector<std::string> todo = components(host_path);
     std::string current;
     int links_followed = 0;
-    for (size_t i = 0; i < todo.size(); ++i) {
+    for (size_t i = 0; i < todo.size() && !failed_; ++i) {
       const std::string next = current + "/" + todo[i];
       const std::string real = fs_.root() == "/" ? next : fs_.root() + next;
       struct stat st {};
@@ -65,7 +85,7 @@ class SnapshotWriter {
         if (++links_followed > 40) return;  // a loop of links
         std::string target(static_cast<size_t>(st.st_size > 0 ? st.st_size : 4096), '\0');
         const ssize_t n = readlink(real.c_str(), target.data(), target.size());
-        if (n < 0) return;
+        if (n <= 0) return;
         target.resize(static_cast<size_t>(n));
         add_link(next, target);
         const std::string resolved = target.front() == '/' ? normalise(target) : normalise(current + "/" + target);
@@ -87,18 +107,25 @@ class SnapshotWriter {
 
   void add_text(const std::string& name, const std::string& text) { add_file(name, text); }
   int entries() const { return entries_; }
+  // The first entry libarchive could not write (a full disk, an unwritable header); once set,
+  // nothing more is written.
+  const std::optional<Error>& failed() const { return failed_; }
 
+  // An absolute target is archived relative to the link, so it stays inside an unpacked tree
+  // (and passes unpack_snapshot's check) and still leads to the same host path.
   void add_link(const std::string& host_path, const std::string& target) {
-    if (!added_.insert(host_path).second) return;
+    if (failed_ || !added_.insert(host_path).second) return;
+    const std::string name = host_path.substr(1);
+    const std::string archived = !target.empty() && target.front() == '/' ? relative_target(host_path, target) : target;
     EntryPtr e(archive_entry_new(), &archive_entry_free);
-    archive_entry_set_pathname(e.get(), host_path.substr(1).c_str());
+    archive_entry_set_pathname(e.get(), name.c_str());
     archive_entry_set_filetype(e.get(), AE_IFLNK);
     archive_entry_set_perm(e.get(), 0777);
-    archive_entry_set_symlink(e.get(), target.c_str());
-    archive_write_header(a_, e.get());
+    archive_entry_set_symlink(e.get(), archived.c_str());
+    if (archive_write_header(a_, e.get()) != ARCHIVE_OK) return fail(name);
+    if (archive_write_finish_entry(a_) != ARCHIVE_OK) return fail(name);
     ++entries_;
   }
-
 
  private:
   void add_file_from_host(const std::string& host_path, const std::string& real) {
@@ -114,42 +141,101 @@ class SnapshotWriter {
   }
 
   void add_file(const std::string& name, const std::string& text) {
+    if (failed_) return;
     EntryPtr e(archive_entry_new(), &archive_entry_free);
     archive_entry_set_pathname(e.get(), name.c_str());
     archive_entry_set_filetype(e.get(), AE_IFREG);
     archive_entry_set_perm(e.get(), 0644);
     archive_entry_set_size(e.get(), static_cast<la_int64_t>(text.size()));
-    archive_write_header(a_, e.get());
-    archive_write_data(a_, text.data(), text.size());
+    if (archive_write_header(a_, e.get()) != ARCHIVE_OK) return fail(name);
+    // archive_write_data may take less than offered; what it took is counted until all is in.
+    for (size_t done = 0; done < text.size();) {
+      const la_ssize_t n = archive_write_data(a_, text.data() + done, text.size() - done);
+      if (n <= 0) return fail(name);
+      done += static_cast<size_t>(n);
+    }
+    if (archive_write_finish_entry(a_) != ARCHIVE_OK) return fail(name);
     ++entries_;
+  }
+
+  void fail(const std::string& name) {
+    const char* why = archive_error_string(a_);
+    failed_ = Error{"", 0, name, std::string("cannot write to the snapshot: ") + (why ? why : "unknown error")};
   }
 
   const HostFs& fs_;
   archive* a_;
   std::set<std::string> added_;
   int entries_ = 0;
+  std::optional<Error> failed_;
 };
 
-// Whether an archived path, and a link's target seen from it, stay inside the unpack target.
+// "sys/./bus//x" → "sys/bus/x": the path libarchive writes, "." parts dropped.
+std::string clean(const std::string& name) {
+  std::string out;
+  for (const auto& part : components(name))
+    if (part != ".") out += (out.empty() ? "" : "/") + part;
+  return out;
+}
+
+// Whether an archived path stays inside the unpack target: relative, no "..", and naming
+// something below the target rather than the target itself ("./").
 bool safe_name(const std::string& name) {
   if (name.empty() || name.front() == '/') return false;
   for (const auto& part : components(name))
     if (part == "..") return false;
-  return true;
+  return !clean(name).empty();
 }
 
-bool safe_link(const std::string& name, const std::string& target) {
-  if (target.empty() || target.front() == '/') return false;
-  int depth = static_cast<int>(components(name).size()) - 1;  // directories above the link
-  for (const auto& part : components(target)) {
-    if (part == "..") {
-      if (--depth < 0) return false;
-    } else if (part != ".") {
-      ++depth;
+// The links of one archive, to judge each new one against those before it. A target is walked
+// textually from the link's directory (which holds no link on disk: libarchive's
+// SECURE_SYMLINKS refuses to write through one). That walk is exact until it enters a path
+// that is a link; a ".." after that climbs out of the link's target, not out of the path as
+// written (x/l1 -> .. then x/l2 -> l1/.. reaches the target's parent), so it is refused. The
+// paths a target descends into and climbs back out of are remembered too, so the same chain
+// archived in the other order (x/l2 first) is refused when x/l1 arrives as a link.
+class LinkGuard {
+ public:
+  // "" when `target` of the link archived as `name` stays inside; otherwise why not.
+  std::string check(const std::string& name, const std::string& target) {
+    const std::string link = clean(name);
+    if (climbed_through_.count(link))
+      return "refused: an earlier link in the snapshot climbs back out through this path";
+    if (target.empty() || target.front() == '/') return "refused: the link points outside the snapshot";
+    std::vector<std::string> here = components(link);
+    here.pop_back();  // the link's directory
+    std::vector<bool> descended(here.size(), false);
+    std::vector<std::string> climbed;
+    bool through_link = false;
+    for (const auto& part : components(target)) {
+      if (part == ".") continue;
+      if (part == "..") {
+        if (here.empty()) return "refused: the link points outside the snapshot";
+        if (through_link) return "refused: the link climbs back out through another link in the snapshot";
+        if (descended.back()) climbed.push_back(join(here));
+        here.pop_back();
+        descended.pop_back();
+        continue;
+      }
+      here.push_back(part);
+      descended.push_back(true);
+      if (links_.count(join(here))) through_link = true;
     }
+    links_.insert(link);
+    climbed_through_.insert(climbed.begin(), climbed.end());
+    return "";
   }
-  return true;
-}
+
+ private:
+  static std::string join(const std::vector<std::string>& parts) {
+    std::string out;
+    for (const auto& p : parts) out += (out.empty() ? "" : "/") + p;
+    return out;
+  }
+
+  std::set<std::string> links_;            // cleaned names of the links accepted so far
+  std::set<std::string> climbed_through_;  // paths an accepted target entered and left with ".."
+};
 
 }  // namespace
 
@@ -164,12 +250,17 @@ Result<int> write_snapshot(const HostFs& fs, const SnapshotContent& content, con
   for (const auto& [link, target] : fs.links_followed()) w.add_link(link, target);
   for (const auto& dir : content.link_dirs) w.add_link_dir(dir);
   for (const auto& file : content.host_files) w.add_path(file);
+  if (w.failed()) {
+    Error e = *w.failed();
+    e.file = out;
+    return e;
+  }
   if (archive_write_close(a.get()) != ARCHIVE_OK)
     return Error{out, 0, {}, std::string("cannot finish the snapshot: ") + archive_error_string(a.get())};
   return w.entries();
 }
 
-Result<int> unpack_snapshot(const std::string& path, const std::string& dir) {
+Result<int> unpack_snapshot(const std::string& path, const std::string& dir, const UnpackLimits& limits) {
   Reader a(archive_read_new(), &archive_read_free);
   archive_read_support_filter_all(a.get());
   archive_read_support_format_tar(a.get());
@@ -180,7 +271,13 @@ Result<int> unpack_snapshot(const std::string& path, const std::string& dir) {
   if (ec) return Error{dir, 0, {}, "cannot create the directory: " + ec.message()};
   Writer disk(archive_write_disk_new(), &archive_write_free);
   archive_write_disk_set_options(disk.get(), ARCHIVE_EXTRACT_SECURE_SYMLINKS | ARCHIVE_EXTRACT_SECURE_NODOTDOT);
-  int entries = 0;
+  auto disk_error = [&](const std::string& name) {
+    const char* why = archive_error_string(disk.get());
+    return Error{path, 0, name, std::string("cannot unpack: ") + (why ? why : "unknown error")};
+  };
+  LinkGuard links;
+  size_t entries = 0;
+  uint64_t total_bytes = 0;
   archive_entry* e = nullptr;
   for (;;) {
     const int r = archive_read_next_header(a.get(), &e);
@@ -189,30 +286,51 @@ Result<int> unpack_snapshot(const std::string& path, const std::string& dir) {
       return Error{path, 0, {}, std::string("not a readable snapshot: ") + archive_error_string(a.get())};
     const std::string name = archive_entry_pathname(e) ? archive_entry_pathname(e) : "";
     const auto type = archive_entry_filetype(e);
+    if (entries == limits.max_entries)
+      return Error{path, 0, name, "refused: more than " + std::to_string(limits.max_entries) + " entries"};
     if (!safe_name(name)) return Error{path, 0, name, "refused: the path leaves the snapshot"};
     if (type == AE_IFLNK) {
       const char* target = archive_entry_symlink(e);
-      if (!target || !safe_link(name, target))
-        return Error{path, 0, name, "refused: the link points outside the snapshot"};
+      if (!target) return Error{path, 0, name, "refused: the link points outside the snapshot"};
+      if (std::string why = links.check(name, target); !why.empty()) return Error{path, 0, name, why};
     } else if (type != AE_IFREG && type != AE_IFDIR) {
       return Error{path, 0, name, "refused: only files, directories and links belong in a snapshot"};
     }
     if (archive_entry_hardlink(e)) return Error{path, 0, name, "refused: hard links do not belong in a snapshot"};
+    const auto too_big = [&](uint64_t file_bytes) -> std::optional<Error> {
+      if (file_bytes > limits.max_file_bytes)
+        return Error{path, 0, name, "refused: larger than " + std::to_string(limits.max_file_bytes) + " bytes"};
+      if (total_bytes + file_bytes > limits.max_total_bytes)
+        return Error{path, 0, name,
+                     "refused: the snapshot unpacks to more than " + std::to_string(limits.max_total_bytes) + " bytes"};
+      return std::nullopt;
+    };
+    // The size the header declares is refused before anything is written; the blocks below are
+    // counted too, since a sparse entry's blocks say where its data really ends.
+    uint64_t file_bytes =
+        archive_entry_size_is_set(e) && archive_entry_size(e) > 0 ? static_cast<uint64_t>(archive_entry_size(e)) : 0;
+    if (auto refused = too_big(file_bytes)) return *refused;
     archive_entry_set_pathname(e, (dir + "/" + name).c_str());
-    if (archive_write_header(disk.get(), e) != ARCHIVE_OK)
-      return Error{path, 0, name, std::string("cannot unpack: ") + archive_error_string(disk.get())};
+    if (archive_write_header(disk.get(), e) != ARCHIVE_OK) return disk_error(name);
     const void* block = nullptr;
     size_t size = 0;
     la_int64_t offset = 0;
     int rr;
-    while ((rr = archive_read_data_block(a.get(), &block, &size, &offset)) == ARCHIVE_OK)
-      archive_write_data_block(disk.get(), block, size, offset);
+    while ((rr = archive_read_data_block(a.get(), &block, &size, &offset)) == ARCHIVE_OK) {
+      const uint64_t end = static_cast<uint64_t>(offset < 0 ? 0 : offset) + size;
+      if (end > file_bytes) file_bytes = end;
+      if (auto refused = too_big(file_bytes)) return *refused;
+      // A short or failed write (a full disk) comes back as ARCHIVE_WARN or worse: never a
+      // silently truncated file.
+      if (archive_write_data_block(disk.get(), block, size, offset) != ARCHIVE_OK) return disk_error(name);
+    }
     if (rr != ARCHIVE_EOF)
       return Error{path, 0, name, std::string("truncated snapshot: ") + archive_error_string(a.get())};
-    archive_write_finish_entry(disk.get());
+    if (archive_write_finish_entry(disk.get()) != ARCHIVE_OK) return disk_error(name);
+    total_bytes += file_bytes;
     ++entries;
   }
-  return entries;
+  return static_cast<int>(entries);
 }
 
 }  // namespace gpuplan::probe

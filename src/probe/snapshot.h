@@ -6,10 +6,19 @@
 //   gpuplan/nvml.json       NVML facts (nvml::facts_to_json), when NVML could be loaded
 //   gpuplan/tools/NAME.txt  outputs of optional tools (smartctl, ibstat, nvidia-smi topo -m, …)
 //
-// A caller may rely on: unpacking refuses absolute paths, ".." and links that climb out of
-// the target, so a hostile archive cannot write outside the directory it is unpacked into.
+// A caller may rely on: a link the server has with an absolute target is archived with the
+// equivalent relative target (/etc/hostname -> /etc/static/hostname goes in as "static/hostname"),
+// so a snapshot unpacks anywhere; a write that fails (a full disk) is an Error naming the entry,
+// never a silently short snapshot. Unpacking refuses absolute paths, "..", links that climb out
+// of the target (counted without "." parts, and never by ".." back out through another link of
+// the archive, in whichever order the two come), entries that are neither file, directory nor
+// link, and archives past UnpackLimits, so a hostile archive cannot write outside the directory
+// it is unpacked into nor fill its disk. Every refusal is an Error naming the entry; what was
+// unpacked before it stays on disk.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <map>
 #include <string>
 #include <vector>
@@ -31,7 +40,15 @@ struct SnapshotContent {
 // Writes `out` (a .tar.gz); returns how many entries went in.
 Result<int> write_snapshot(const HostFs& fs, const SnapshotContent& content, const std::string& out);
 
-// Unpacks a snapshot into `dir` (created when missing).
-Result<int> unpack_snapshot(const std::string& archive, const std::string& dir);
+// What one unpack may write. A real snapshot holds a few thousand small files (sysfs
+// attributes, a kernel log of some MiB), far below each.
+struct UnpackLimits {
+  size_t max_entries = 200'000;
+  uint64_t max_file_bytes = uint64_t{256} << 20;  // 256 MiB, as the header says or the data shows
+  uint64_t max_total_bytes = uint64_t{4} << 30;   // 4 GiB over all files
+};
+
+// Unpacks a snapshot into `dir` (created when missing); returns how many entries it wrote.
+Result<int> unpack_snapshot(const std::string& archive, const std::string& dir, const UnpackLimits& limits = {});
 
 }  // namespace gpuplan::probe

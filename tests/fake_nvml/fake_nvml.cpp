@@ -16,6 +16,9 @@
 //                                       function answers; one .so cannot lack a symbol per test)
 //   topology: {default: 50, pairs: [[0, 1, 10], ...]}   nvmlDeviceGetTopologyCommonAncestor
 //   processes_v3_entry_bytes: 32        _v3 writes 32-byte entries, as the 535.43–535.86 drivers
+//   processes_count_extra: 100          the process calls answer SUCCESS with a count this much
+//                                       above the entries they wrote (a driver not to trust)
+//   (nvmlDeviceGetPciInfo, the legacy symbol, fills only busIdLegacy and the fields before busId)
 //   defaults: {GPU keys}                laid under every entry of gpus
 //   gpus: [{GPU keys}, ...]             one entry per GPU, in NVML index order
 // GPU keys: name, uuid, serial, board_part_number, vbios, pci_bus_id, pci_device_id,
@@ -85,7 +88,8 @@ const std::set<std::string> kTopKeys = {"driver_version",
                                         "topology",
                                         "defaults",
                                         "gpus",
-                                        "processes_v3_entry_bytes"};
+                                        "processes_v3_entry_bytes",
+                                        "processes_count_extra"};
 const std::set<std::string> kGpuKeys = {"name",
                                         "uuid",
                                         "serial",
@@ -274,13 +278,19 @@ Return pci_info(const char* function, api::Device device, api::PciInfo* pci) {
     if (std::sscanf(id.c_str(), "%x:%x:%x.%x", &domain, &bus, &dev, &fn) != 4) {
       throw std::runtime_error("pci_bus_id '" + id + "' is not DDDDDDDD:BB:DD.F");
     }
-    *pci = api::PciInfo{};
-    std::snprintf(pci->bus_id, sizeof pci->bus_id, "%s", id.c_str());
+    // The legacy symbol fills only the older layout's fields, the first 36 bytes; bus_id stays
+    // as the caller left it.
+    const bool legacy = std::strcmp(function, "nvmlDeviceGetPciInfo") == 0;
+    if (!legacy) {
+      *pci = api::PciInfo{};
+      std::snprintf(pci->bus_id, sizeof pci->bus_id, "%s", id.c_str());
+    }
     std::snprintf(pci->bus_id_legacy, sizeof pci->bus_id_legacy, "%04X:%02X:%02X.0", domain & 0xFFFF, bus, dev);
     pci->domain = domain;
     pci->bus = bus;
     pci->device = dev;
     pci->pci_device_id = g["pci_device_id"] ? g["pci_device_id"].as<unsigned>() : 0;
+    pci->pci_subsystem_id = 0;
     return api::kSuccess;
   });
 }
@@ -310,7 +320,10 @@ Return processes(const char* function, api::Device device, unsigned* count, void
       std::memcpy(entry + 8, &used, sizeof used);
       if (stride >= 24) std::memset(entry + 16, 0xFF, 8);  // not MIG: both instance ids 0xFFFFFFFF
     }
-    *count = n;
+    // A driver that overstates how many it wrote (processes_count_extra) is what a caller
+    // must not trust past its buffer.
+    const YAML::Node extra = s.scenario["processes_count_extra"];
+    *count = n + (extra ? extra.as<unsigned>() : 0u);
     return api::kSuccess;
   });
 }

@@ -350,6 +350,19 @@ TEST(NvmlTest, WhenEveryFallbackIsRefusedOneLineNamesTheLast) {
             std::vector<std::string>{"nvmlDeviceGetCurrentClocksThrottleReasons (GPU 0): Function Not Found"});
 }
 
+TEST(NvmlTest, LegacyPciInfoGivesTheBusIdOfTheOlderLayout) {
+  // Only nvmlDeviceGetPciInfo answers; like a real one it fills busIdLegacy ("%04X:%02X:%02X.0":
+  // domain 0x00000000 as 0000, bus 0x0F as 0F) and leaves busId empty.
+  FakeEnv env(two_gpu_scenario("function_not_found: [nvmlDeviceGetPciInfo_v3, nvmlDeviceGetPciInfo_v2]\n"));
+  auto nvml = open_fake();
+  ASSERT_TRUE(nvml);
+  EXPECT_EQ(nvml->read_static(0).pci_bus_id, "0000:07:00.0");
+  EXPECT_EQ(nvml->read_static(1).pci_bus_id, "0000:0F:00.0");
+  for (const auto& line : nvml->unsupported()) {
+    EXPECT_EQ(line.find("PciInfo"), std::string::npos) << line;
+  }
+}
+
 // --- processes ------------------------------------------------------------------------------
 
 std::string process_scenario(const std::string& extra) {
@@ -394,6 +407,30 @@ TEST(NvmlTest, ProcessesFallBackToTheLegacySixteenByteLayout) {
   auto nvml = open_fake();
   ASSERT_TRUE(nvml);
   expect_two_processes(*nvml);
+}
+
+TEST(NvmlTest, ProcessCountAboveTheBufferIsClampedToIt) {
+  // _v2 asked with 0: INSUFFICIENT_SIZE, 2. Asked again with room for 2 + 8 = 10 entries, it
+  // writes 2 and claims 2 + 100 = 102. Only the 10 entries the buffer holds are read: the two
+  // written and eight still zero (pid 0, 0 bytes).
+  FakeEnv env(process_scenario("processes_count_extra: 100\n"));
+  auto nvml = open_fake();
+  ASSERT_TRUE(nvml);
+  GpuDynamic d = nvml->read_dynamic(0);
+  ASSERT_TRUE(d.processes);
+  ASSERT_EQ(d.processes->size(), 10u);
+  EXPECT_EQ((*d.processes)[0].pid, 4242u);
+  EXPECT_EQ((*d.processes)[0].used_mib, 1536.0);
+  EXPECT_EQ((*d.processes)[1].pid, 4243u);
+  EXPECT_EQ((*d.processes)[1].used_mib, std::nullopt);
+  for (size_t i = 2; i < 10; ++i) {
+    EXPECT_EQ((*d.processes)[i].pid, 0u) << i;
+    EXPECT_EQ((*d.processes)[i].used_mib, 0.0) << i;
+  }
+  // GPU 1 has none: SUCCESS at the first call (no buffer) with a claimed 0 + 100.
+  GpuDynamic idle = nvml->read_dynamic(1);
+  ASSERT_TRUE(idle.processes);
+  EXPECT_TRUE(idle.processes->empty());
 }
 
 TEST(NvmlTest, GpuWithoutHandleIsCountedWithEmptyFacts) {
@@ -560,6 +597,58 @@ TEST(NvmlTest, SampleGpusWithoutDurationTakesOneRound) {
   auto samples = sample_gpus(*nvml, std::chrono::milliseconds(0), std::chrono::seconds(1), t.clock(), t.sleeper());
   EXPECT_EQ(samples.size(), 8u);
   EXPECT_TRUE(t.slept_ms.empty());
+}
+
+// Stops sample_gpus from on_sample once the round count is known, so a bound of ten million
+// rounds can be checked without taking them.
+struct StopSampling {};
+
+int rounds_announced(Nvml& nvml, std::chrono::milliseconds duration, std::chrono::milliseconds interval) {
+  FakeTime t;
+  t.clock_file = temp_dir() + "/unused";
+  int announced = -1;
+  try {
+    sample_gpus(nvml, duration, interval, t.clock(), t.sleeper(), [&](int, int rounds) {
+      announced = rounds;
+      throw StopSampling{};
+    });
+  } catch (const StopSampling&) {
+  }
+  return announced;
+}
+
+TEST(NvmlTest, SampleGpusBoundsHugeRoundCounts) {
+  FakeEnv env(fixture("healthy-8xa100.yaml"));
+  auto nvml = open_fake();
+  ASSERT_TRUE(nvml);
+  // 3,000,000,000 ms at 1 ms is 3,000,000,001 rounds: past an int (it wrapped negative and
+  // made reserve throw) and past the bound, so 10,000,000.
+  EXPECT_EQ(rounds_announced(*nvml, std::chrono::milliseconds(3'000'000'000), std::chrono::milliseconds(1)),
+            kMaxSampleRounds);
+  // The largest duration at 1 ms (2^63 - 1 rounds, which wrapped to 0): the bound again.
+  EXPECT_EQ(rounds_announced(*nvml, std::chrono::milliseconds::max(), std::chrono::milliseconds(1)), kMaxSampleRounds);
+  // 72 hours at 1 s: 259,200 + 1, under the bound, as asked.
+  EXPECT_EQ(rounds_announced(*nvml, std::chrono::hours(72), std::chrono::seconds(1)), 259'201);
+}
+
+TEST(NvmlTest, SampleGpusWaitsWithoutOverflowForAHugeInterval) {
+  // An interval of 10^16 ms (about 317,000 years; 10^22 ns is past what a nanosecond
+  // time_point holds) over three of them: the first wait, with no time passed, is exactly one
+  // interval. The sleeper stops the run there, before the test's own clock would overflow.
+  FakeEnv env(fixture("healthy-8xa100.yaml"));
+  auto nvml = open_fake();
+  ASSERT_TRUE(nvml);
+  FakeTime t;
+  const std::chrono::milliseconds interval(10'000'000'000'000'000);
+  std::vector<int64_t> waits;
+  try {
+    sample_gpus(*nvml, 3 * interval, interval, t.clock(), [&](std::chrono::milliseconds ms) {
+      waits.push_back(ms.count());
+      throw StopSampling{};
+    });
+  } catch (const StopSampling&) {
+  }
+  EXPECT_EQ(waits, (std::vector<int64_t>{10'000'000'000'000'000}));
 }
 
 TEST(NvmlTest, ClockFileKeyOfTheScenarioMovesFakeTime) {

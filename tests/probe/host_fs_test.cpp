@@ -130,6 +130,41 @@ TEST(HostFsTest, OnlyRegularFilesAreRead) {
   EXPECT_TRUE(host.exists("/fifo"));
 }
 
+TEST(HostFsTest, AFileLargerThan256MibReadsAsMissing) {
+  // A sparse file (no disk blocks) of 256 MiB + 1 byte: its size alone is refused, at once.
+  Tree t;
+  t.file("/var/huge.img", "");
+  fs::resize_file(t.root() + "/var/huge.img", (uintmax_t{256} << 20) + 1);
+  HostFs host(t.root());
+  EXPECT_EQ(HostFs::kMaxReadBytes, 268'435'456u);  // 256 × 1,048,576
+  EXPECT_EQ(host.read("/var/huge.img"), std::nullopt);
+  EXPECT_EQ(host.read_line("/var/huge.img"), std::nullopt);
+  EXPECT_TRUE(host.exists("/var/huge.img"));
+  EXPECT_TRUE(host.files_read().empty());
+}
+
+TEST(HostFsTest, TheCapIsInclusive) {
+  Tree t;
+  t.file("/ten", "0123456789");
+  t.file("/eleven", "0123456789A");
+  HostFs host(t.root(), 10);
+  EXPECT_EQ(host.read("/ten"), "0123456789");
+  EXPECT_EQ(host.read("/eleven"), std::nullopt);
+  EXPECT_EQ(host.files_read(), (std::vector<std::string>{"/ten"}));
+}
+
+TEST(HostFsTest, AFileWhoseSizeSaysZeroIsCappedByWhatItYields) {
+  // procfs reports size 0 for /proc/self/status, which holds some hundred bytes ("Name:\t...",
+  // "Pid:\t..." and more): past a 16-byte cap it reads as missing, under the default it reads.
+  struct stat st {};
+  if (::stat("/proc/self/status", &st) != 0 || st.st_size != 0) GTEST_SKIP() << "no procfs here";
+  HostFs capped("/", 16);
+  EXPECT_EQ(capped.read("/proc/self/status"), std::nullopt);
+  auto whole = HostFs("/").read("/proc/self/status");
+  ASSERT_TRUE(whole);
+  EXPECT_GT(whole->size(), 16u);
+}
+
 TEST(HostFsTest, ReadLineKeepsTheFirstLineWithoutTrailingWhitespace) {
   Tree t;
   t.file("/model", "SAMSUNG MZWLJ3T8HBLS-00007              \nsecond\n");

@@ -311,6 +311,44 @@ TEST(KernelLogTest, MultipleErrorHeaderIsOneAerEvent) {
   EXPECT_EQ(log.events[0].device, "0000:01:00.0");
 }
 
+// dmesg-newer-aer.log, as a 6.8 kernel words AER ("Correctable", "Uncorrectable (...)", "error
+// message received from"). By hand: line 3 Correctable from 00:01.0 folds 4 (Physical Layer),
+// 5 and 6; line 7 Multiple Uncorrectable (Non-Fatal) from 73:00.1 folds 8 (mlx5 73:00.1,
+// Transaction Layer), 9, 10; line 11 Uncorrectable (Fatal) from 01:00.0 folds 12-14; line 15,
+// a bus error while line 11's event already has its type, is its own Correctable event on nvme
+// 02:00.0. Severities carry the older names.
+TEST(KernelLogTest, NewerCorrectableUncorrectableWordingIsReadAsTheOlderSeverities) {
+  KernelLog log = parse_kernel_log(read_fixture("dmesg-newer-aer.log"));
+  EXPECT_EQ(log.format, KernelLogFormat::kDmesg);
+  EXPECT_EQ(log.lines, 15);
+  EXPECT_TRUE(log.malformed_lines.empty());
+  ASSERT_EQ(log.events.size(), 4u);
+  const int lines[] = {3, 7, 11, 15};
+  const char* devices[] = {"0000:00:01.0", "0000:73:00.1", "0000:01:00.0", "0000:02:00.0"};
+  const char* severities[] = {"Corrected", "Uncorrected (Non-Fatal)", "Uncorrected (Fatal)", "Corrected"};
+  const char* types[] = {"Physical Layer", "Transaction Layer", "Transaction Layer", "Data Link Layer"};
+  const std::vector<int> details[] = {{4, 5, 6}, {8, 9, 10}, {12, 13, 14}, {}};
+  for (size_t i = 0; i < 4; ++i) {
+    SCOPED_TRACE(i);
+    EXPECT_EQ(log.events[i].kind, KernelEventKind::kAer);
+    EXPECT_EQ(log.events[i].line, lines[i]);
+    EXPECT_EQ(log.events[i].device, devices[i]);
+    EXPECT_EQ(log.events[i].severity, severities[i]);
+    EXPECT_EQ(log.events[i].aer_type, types[i]);
+    EXPECT_EQ(log.events[i].detail_lines, details[i]);
+  }
+}
+
+TEST(KernelLogTest, NewerHeaderWithoutASourceNamesTheReportingPort) {
+  KernelLog log = parse_kernel_log(
+      "[  1.000000] pcieport 0000:00:03.1: AER: Uncorrectable (Fatal) error message received\n"
+      "[  2.000000] pcieport 0000:00:03.1: AER: Correctable error messages received from 0000:00:03.1\n");
+  // Line 2 is neither wording ("messages"): chatter, not an event.
+  ASSERT_EQ(log.events.size(), 1u);
+  EXPECT_EQ(log.events[0].severity, "Uncorrected (Fatal)");
+  EXPECT_EQ(log.events[0].device, "0000:00:03.1");
+}
+
 TEST(KernelLogTest, KmsgDictionaryNamesTheDeviceOfABareMessage) {
   KernelLog log = parse_kernel_log(
       "3,1,100,-;AER: Uncorrected (Fatal) error received\n"
@@ -327,6 +365,8 @@ TEST(KernelLogTest, PciAddressesNormalise) {
   EXPECT_EQ(normalise_pci_address("0000:C1:00.0"), "0000:c1:00.0");
   EXPECT_EQ(normalise_pci_address("3b:00.1"), "0000:3b:00.1");
   EXPECT_EQ(normalise_pci_address("0001:10:1c"), "0001:10:1c.0");
+  EXPECT_EQ(normalise_pci_address("0000:17:00x"), "");    // trailing text
+  EXPECT_EQ(normalise_pci_address("0000:17:00.0 "), "");  // trailing space
   EXPECT_EQ(normalise_pci_address("0000:17"), "");
   EXPECT_EQ(normalise_pci_address("17:00"), "");
   EXPECT_EQ(normalise_pci_address("zz"), "");
