@@ -5,13 +5,16 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 #include <cmath>
 #include <limits>
 #include <regex>
 #include <set>
 
+#include "accept/pci_address.h"
 #include "core/civil_time.h"
 #include "core/money.h"
+#include "core/version.h"
 
 namespace gpuplan::accept {
 
@@ -209,6 +212,24 @@ Result<std::map<std::string, std::string>> parse_checksums(std::string_view text
   return out;
 }
 
+namespace {
+
+// Benchmark lines are short ("total images/sec: 1875.30"); std::regex recurses once per character
+// it matches, so a multi-megabyte line (a progress bar without newlines, binary junk) could
+// overflow the stack. Longer lines are skipped unread.
+constexpr size_t kMaxBenchmarkLine = 1024;
+
+// "14,800" → 14800; nullopt when the number does not fit a finite double (a 400-digit figure).
+std::optional<double> figure_value(std::string digits) {
+  digits.erase(std::remove(digits.begin(), digits.end(), ','), digits.end());
+  double v = 0;
+  auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), v);
+  if (ec != std::errc() || end != digits.data() + digits.size() || !std::isfinite(v)) return std::nullopt;
+  return v;
+}
+
+}  // namespace
+
 std::optional<double> parse_images_per_second(std::string_view text) {
   // "images/sec: 1875.3" (tf_cnn_benchmarks) names the figure after its label; "1875 img/s" and
   // "throughput: 14800 images/s" after the number. A label followed by ':' belongs to the first
@@ -219,17 +240,28 @@ std::optional<double> parse_images_per_second(std::string_view text) {
       R"(([0-9][0-9,]*(?:\.[0-9]+)?)\s*(?:images?|img)s?\s*(?:/|per\s+)\s*s(?:ec(?:ond)?)?\b(?!\s*[:=]))",
       std::regex::icase);
   std::optional<double> best;
-  std::ptrdiff_t best_at = -1;
-  const std::string s(text);
-  for (const std::regex* re : {&label_first, &number_first}) {
-    for (auto it = std::sregex_iterator(s.begin(), s.end(), *re); it != std::sregex_iterator(); ++it) {
-      std::ptrdiff_t pos = it->position(1);
-      if (pos < best_at) continue;
-      std::string digits = (*it)[1].str();
-      digits.erase(std::remove(digits.begin(), digits.end(), ','), digits.end());
-      best = std::stod(digits);
-      best_at = pos;
+  size_t at = 0;
+  while (at < text.size()) {
+    size_t end = text.find('\n', at);
+    if (end == std::string_view::npos) end = text.size();
+    const std::string_view line = text.substr(at, end - at);
+    at = end + 1;
+    if (line.size() > kMaxBenchmarkLine) continue;
+    // The figure furthest right on the line; lines come in order, so the last line's wins.
+    std::optional<double> in_line;
+    std::ptrdiff_t best_at = -1;
+    const std::string s(line);
+    for (const std::regex* re : {&label_first, &number_first}) {
+      for (auto it = std::sregex_iterator(s.begin(), s.end(), *re); it != std::sregex_iterator(); ++it) {
+        std::ptrdiff_t pos = it->position(1);
+        if (pos < best_at) continue;
+        auto v = figure_value((*it)[1].str());
+        if (!v) continue;
+        in_line = v;
+        best_at = pos;
+      }
     }
+    if (in_line) best = in_line;
   }
   return best;
 }
@@ -295,14 +327,38 @@ std::string log_name(const AcceptInputs& in) {
   return in.kernel_log_source.empty() ? "kernel log" : in.kernel_log_source;
 }
 
-// "00000000:17:00.0" (NVML) and "0000:17:00.0" (sysfs) name the same function.
-std::string normal_address(std::string_view a) {
-  std::string s = lower(std::string(a));
-  return s.size() > 12 ? s.substr(s.size() - 12) : s;
+// Whether the kernel log can be trusted to show every event: a log in no form gpuplan reads had
+// none of its events read (needs-evidence), one with more malformed lines than
+// accept.kernel_log.max_malformed_share may hide events in them (warn). Raises `status` and
+// returns the sentence that says why, quoting the counts; "" when the log reads fine.
+std::string judge_kernel_log(const AcceptInputs& in, const Catalog& cat, Status& status) {
+  if (!in.kernel_log) return "";
+  const probe::KernelLog& log = *in.kernel_log;
+  const size_t malformed = log.malformed_lines.size();
+  if (log.format == probe::KernelLogFormat::kUnknown) {
+    raise(status, Status::kNeedsEvidence);
+    if (malformed == 0)
+      return fmt::format("{} is empty ({} lines): capture it with dmesg on the server.", log_name(in), log.lines);
+    return fmt::format(
+        "{} is in no form gpuplan reads ({} of {} lines unreadable), so its events could not be read: give raw "
+        "/dev/kmsg records, plain `dmesg`, `dmesg --ctime` or `dmesg --time-format=iso` output.",
+        log_name(in), malformed, log.lines);
+  }
+  const double max_share = cat.threshold("accept.kernel_log.max_malformed_share");
+  if (log.lines <= 0) return "";
+  const double share = static_cast<double>(malformed) / log.lines;
+  if (share <= max_share) return "";
+  raise(status, Status::kWarn);
+  return fmt::format(
+      "{} has {} malformed lines of {} ({}%, allowed {}%), read as {}: events may hide in the lines it could not "
+      "read.",
+      log_name(in), malformed, log.lines, num(share * 100, 1), num(max_share * 100, 1),
+      probe::kernel_log_format_name(log.format));
 }
+
 // Bus and device without the function: the GPU's audio or USB functions share it.
 std::string bus_device(std::string_view a) {
-  std::string s = normal_address(a);
+  std::string s = pci_address_key(a);
   size_t dot = s.rfind('.');
   return dot == std::string::npos ? s : s.substr(0, dot);
 }
@@ -314,7 +370,7 @@ std::vector<const PciDevice*> pci_gpus(const AcceptInputs& in) {
 const nvml::GpuFacts* nvml_gpu_at(const AcceptInputs& in, std::string_view address) {
   if (!in.nvml) return nullptr;
   for (const auto& g : in.nvml->gpus)
-    if (normal_address(g.info.pci_bus_id) == normal_address(address)) return &g;
+    if (pci_address_key(g.info.pci_bus_id) == pci_address_key(address)) return &g;
   return nullptr;
 }
 
@@ -326,6 +382,24 @@ void summary_evidence(const LogSummary& log, std::vector<std::string>& ev) {
   for (const auto& g : log.gpus)
     ev.push_back(fmt::format("{}: {} samples {} – {}", g.gpu, num(static_cast<double>(g.samples)),
                              clock_time(g.first_ms), clock_time(g.last_ms)));
+}
+
+// Warns when more of a sample log's lines were skipped as malformed than
+// accept.logs.max_skipped_share: the samples lost with them may be the ones that break a limit.
+void judge_skipped(const LogSummary& log, const Catalog& cat, Status& status, std::vector<std::string>& problems) {
+  const double max_share = cat.threshold("accept.logs.max_skipped_share");
+  if (log.stats.lines <= 0) return;
+  const double share = static_cast<double>(log.stats.skipped_count) / static_cast<double>(log.stats.lines);
+  if (share <= max_share) return;
+  raise(status, Status::kWarn);
+  problems.push_back(
+      fmt::format("{} had {} of {} lines skipped as malformed ({}%, allowed {}%): samples may be missing", log.file,
+                  num(static_cast<double>(log.stats.skipped_count)), num(static_cast<double>(log.stats.lines)),
+                  num(share * 100, 1), num(max_share * 100, 1)));
+}
+
+double span_hours(const GpuLogSummary& g) {
+  return (g.last_ms - g.first_ms) / 3.6e6;
 }
 
 // G1 --------------------------------------------------------------------------------------------
@@ -340,7 +414,17 @@ void check_soak(const AcceptInputs& in, const Catalog& cat, Check& c) {
   if (log.gpus.empty()) return needs(c, fmt::format("The soak log {} holds no samples.", log.file));
   std::vector<std::string> problems;
   c.status = Status::kPass;
+  double shortest = span_hours(log.gpus.front());
   for (const auto& g : log.gpus) {
+    // A GPU without a metric's samples never breaks its limit: that is missing evidence, not a pass.
+    if (!g.max_temperature_c) {
+      raise(c.status, Status::kNeedsEvidence);
+      problems.push_back(fmt::format("{} has no temperature samples: its temperature cannot be judged", g.gpu));
+    }
+    if (g.utilization_samples == 0) {
+      raise(c.status, Status::kNeedsEvidence);
+      problems.push_back(fmt::format("{} has no utilization samples: its utilization cannot be judged", g.gpu));
+    }
     if (g.samples_above_temperature > 0 && g.max_temperature_c) {
       raise(c.status, Status::kFail);
       problems.push_back(fmt::format("{} reached {} °C at {} ({} samples above {} °C)", g.gpu,
@@ -358,17 +442,36 @@ void check_soak(const AcceptInputs& in, const Catalog& cat, Check& c) {
                         num(g.min_utilization_pct.value_or(0)), clock_time(g.min_utilization_ms)));
       }
     }
+    // Each GPU must have been soaked for the whole time: one GPU's 72 h do not cover another's 24.
+    const double hours = span_hours(g);
+    shortest = std::min(shortest, hours);
+    if (hours < hours_needed) {
+      raise(c.status, Status::kWarn);
+      problems.push_back(fmt::format("{} spans {} h, not the {} h soak (not long enough to accept)", g.gpu,
+                                     num(hours, 1), num(hours_needed)));
+    }
   }
-  const double hours = log.hours();
-  if (hours < hours_needed) {
+  // Every GPU in the server must be in the log: a GPU left out was never soaked.
+  std::vector<std::string> shown;
+  size_t most = 0;
+  if (in.nvml) {
+    shown.push_back(fmt::format("NVML shows {}", in.nvml->gpus.size()));
+    most = std::max(most, in.nvml->gpus.size());
+  }
+  if (in.facts) {
+    shown.push_back(fmt::format("the PCI bus shows {}", pci_gpus(in).size()));
+    most = std::max(most, pci_gpus(in).size());
+  }
+  if (log.gpus.size() < most) {
     raise(c.status, Status::kWarn);
-    problems.push_back(fmt::format("the log spans {} h, not the {} h soak (not long enough to accept)", num(hours, 1),
-                                   num(hours_needed)));
+    problems.push_back(fmt::format("the soak log covers {} GPU(s) but {}: the others were not soaked", log.gpus.size(),
+                                   join(shown, " and ")));
   }
+  judge_skipped(log, cat, c.status, problems);
   if (problems.empty())
     c.detail = fmt::format(
         "{} GPUs over {} h: every sample at or below {} °C and at most {}% of samples below {}% utilization.",
-        log.gpus.size(), num(hours, 1), num(max_temp), num(max_share * 100, 1), num(min_util));
+        log.gpus.size(), num(shortest, 1), num(max_temp), num(max_share * 100, 1), num(min_util));
   else
     c.detail = join(problems) + ".";
 }
@@ -386,6 +489,15 @@ LinkFigures figures(const probe::PciLink& l) {
   if (auto b = l.gbytes_per_s()) f.gbs = *b;
   f.known = f.gen > 0 && f.width > 0;
   return f;
+}
+
+// What a GPU's link can carry under load: its max link, or its current one when the max is not
+// exposed.
+const probe::PciLink& capability_link(const PciDevice& d) {
+  return figures(d.max).known ? d.max : d.current;
+}
+LinkFigures capability(const PciDevice& d) {
+  return figures(capability_link(d));
 }
 
 std::string hex4(uint16_t v) {
@@ -458,13 +570,19 @@ void check_pcie_topology(const AcceptInputs& in, const Catalog& cat, Check& c) {
                               ? " while idle (0% utilization): an idle GPU lowers its link speed; re-check under load"
                               : ""));
     }
-    // Every hop above the GPU must be at least as fast as the GPU's own link.
-    for (const auto& addr : g->upstream) {
+    // Every hop above the GPU must carry what the GPU can do under load: its capability (max
+    // link), not its current link, which an idle GPU trains down (to Gen1 on an A100). The first
+    // hop is the port at the other end of the GPU's own link and trains down with it: it is
+    // held to the GPU's current link, the idle case being judged above.
+    const LinkFigures cap = capability(*g);
+    for (size_t i = 0; i < g->upstream.size(); ++i) {
+      const std::string& addr = g->upstream[i];
       const PciDevice* b = pci.find(addr);
       if (!b) continue;
       LinkFigures hop = figures(b->current);
       if (!hop.known) continue;
-      if (hop.gen < cur.gen || hop.width < cur.width) {
+      const LinkFigures& need = i == 0 ? cur : cap;
+      if (hop.gen < need.gen || hop.width < need.width) {
         raise(c.status, Status::kFail);
         problems.push_back("slower hop: " + path_of(*g, pci, addr));
         break;
@@ -481,11 +599,13 @@ void check_pcie_topology(const AcceptInputs& in, const Catalog& cat, Check& c) {
     if (below.size() < 2) continue;
     LinkFigures up = figures(b.current);
     if (!up.known) continue;
+    // Demand is what the GPUs can draw under load (their max links): idle GPUs trained down to
+    // Gen1 would hide a shared uplink that halves their bandwidth once the job starts.
     double sum = 0;
     std::set<std::string> links;
     for (const PciDevice* d : below) {
-      sum += figures(d->current).gbs;
-      links.insert(d->current.str());
+      sum += capability(*d).gbs;
+      links.insert(capability_link(*d).str());
     }
     if (up.gbs + 1e-9 >= sum) continue;
     std::string who = links.size() == 1 ? fmt::format("{} GPUs × {}", below.size(), *links.begin())
@@ -513,7 +633,7 @@ void check_pcie_topology(const AcceptInputs& in, const Catalog& cat, Check& c) {
 }
 
 // G3 --------------------------------------------------------------------------------------------
-void check_pcie_aer(const AcceptInputs& in, const Catalog&, Check& c) {
+void check_pcie_aer(const AcceptInputs& in, const Catalog& cat, Check& c) {
   bool sysfs = false;
   std::vector<std::string> fail, warn, ev;
   c.status = Status::kPass;
@@ -555,6 +675,7 @@ void check_pcie_aer(const AcceptInputs& in, const Catalog&, Check& c) {
                  "Neither AER counters (sysfs aer_dev_*) nor a kernel log: run on the server, pass --root SNAPSHOT or "
                  "--kernel-log FILE.");
   add_capped(c.evidence, ev);
+  const std::string log_problem = judge_kernel_log(in, cat, c.status);
   std::vector<std::string> parts;
   if (!fail.empty()) parts.push_back(fmt::format("{} uncorrected (fatal or non-fatal) AER report(s)", fail.size()));
   if (!warn.empty()) parts.push_back(fmt::format("{} corrected-only AER report(s)", warn.size()));
@@ -563,6 +684,7 @@ void check_pcie_aer(const AcceptInputs& in, const Catalog&, Check& c) {
                                                : log_name(in) + " (no sysfs AER counters)";
   c.detail = parts.empty() ? fmt::format("No AER errors in {} ({} kernel-log AER events).", sources, events)
                            : join(parts) + " in " + sources + ".";
+  if (!log_problem.empty()) c.detail += " " + log_problem;
 }
 
 // G4 --------------------------------------------------------------------------------------------
@@ -619,39 +741,8 @@ void check_infiniband(const AcceptInputs& in, const Catalog&, Check& c) {
 }
 
 // G5 --------------------------------------------------------------------------------------------
-// Numeric, component by component: "535.129.03" > "525.85.05", "12.10" > "12.2".
-int compare_versions(std::string_view a, std::string_view b) {
-  auto parts = [](std::string_view v) {
-    std::vector<long> out;
-    size_t at = 0;
-    while (at <= v.size()) {
-      size_t dot = v.find('.', at);
-      if (dot == std::string_view::npos) dot = v.size();
-      std::string_view p = v.substr(at, dot - at);
-      long n = 0;
-      for (char ch : p) {
-        if (!std::isdigit(static_cast<unsigned char>(ch))) break;
-        n = n * 10 + (ch - '0');
-      }
-      out.push_back(n);
-      at = dot + 1;
-    }
-    return out;
-  };
-  auto pa = parts(a), pb = parts(b);
-  for (size_t i = 0; i < std::max(pa.size(), pb.size()); ++i) {
-    long x = i < pa.size() ? pa[i] : 0, y = i < pb.size() ? pb[i] : 0;
-    if (x != y) return x < y ? -1 : 1;
-  }
-  return 0;
-}
-
-// "12.2.140" is release 12.2 of an allowed "12.2".
-bool version_allowed(const std::string& v, const std::vector<std::string>& allowed) {
-  return std::any_of(allowed.begin(), allowed.end(),
-                     [&](const std::string& a) { return v == a || v.rfind(a + ".", 0) == 0; });
-}
-
+// Versions compare through core/version.h: numeric per component ("12.10" > "12.2"), and an
+// allowed "12.2" admits its releases ("12.2.140"), the same rule the quote uses.
 void check_versions(const AcceptInputs& in, const Catalog& cat, Check& c) {
   std::map<std::string, std::pair<std::string, std::string>> known;  // component → (version, where from)
   if (in.facts && in.facts->driver && !in.facts->driver->version.empty())
@@ -680,7 +771,7 @@ void check_versions(const AcceptInputs& in, const Catalog& cat, Check& c) {
         problems.push_back(fmt::format("{} {} is below the minimum {} ({}, matrix as of {})", component, vs.first,
                                        e->text("min_version"), e->id, e->as_of));
       }
-      if (e->has("allowed") && !version_allowed(vs.first, e->list("allowed"))) {
+      if (e->has("allowed") && !version_in(vs.first, e->list("allowed"))) {
         raise(c.status, Status::kWarn);
         problems.push_back(fmt::format("{} {} is not in the matrix's {} ({}, as of {})", component, vs.first,
                                        fmt::join(e->list("allowed"), ", "), e->id, e->as_of));
@@ -713,8 +804,22 @@ void check_load(const AcceptInputs& in, const Catalog& cat, Check& c) {
   summary_evidence(log, c.evidence);
   c.status = Status::kPass;
   std::vector<std::string> problems, good;
+  if (log.gpus.empty()) {
+    raise(c.status, Status::kNeedsEvidence);
+    problems.push_back(fmt::format("the load log {} holds no samples", log.file));
+  }
   for (const auto& g : log.gpus) {
-    if (!g.memory_growth_mib_per_h) continue;
+    // Without a growth figure the GPU's memory was never judged: say so rather than let the
+    // summary claim its growth stayed under the limit.
+    if (!g.memory_growth_mib_per_h) {
+      raise(c.status, Status::kNeedsEvidence);
+      problems.push_back(g.memory_first_mib
+                             ? fmt::format("{} has too few memory samples to fit a growth (2 or more at different "
+                                           "times needed)",
+                                           g.gpu)
+                             : fmt::format("{} has no memory samples: its memory growth cannot be judged", g.gpu));
+      continue;
+    }
     double mb = *g.memory_growth_mib_per_h * kMbPerMib;
     std::string line =
         fmt::format("{}: memory grew {} MiB/h = {} MB/h (least squares; 1 MiB = 1.048576 MB), {} → {} MiB", g.gpu,
@@ -759,6 +864,7 @@ void check_load(const AcceptInputs& in, const Catalog& cat, Check& c) {
       }
     }
   }
+  judge_skipped(log, cat, c.status, problems);
   if (in.smart.empty()) good.push_back("no smartctl output given (--smartctl FILE) for NVMe wear");
   c.detail =
       problems.empty()
@@ -810,7 +916,10 @@ void check_pcie_aspm(const AcceptInputs& in, const Catalog&, Check& c) {
 void check_iommu(const AcceptInputs& in, const Catalog&, Check& c) {
   if (!in.facts && !in.kernel_log)
     return needs(c, "No host facts and no kernel log: run on the server or pass --root SNAPSHOT.");
-  std::vector<std::string> why_on;
+  // On means the IOMMU translates DMA now: IOMMU groups exist, or the kernel said it enabled
+  // one. intel_iommu=on / amd_iommu=on only asks for it (a BIOS with VT-d/AMD-Vi off ignores the
+  // request), so the command line is evidence, never proof.
+  std::vector<std::string> why_on, asked;
   if (in.kernel_log)
     for (const auto& e : in.kernel_log->events)
       if (e.kind == probe::KernelEventKind::kIommuEnabled) {
@@ -821,15 +930,20 @@ void check_iommu(const AcceptInputs& in, const Catalog&, Check& c) {
     if (!in.facts->iommu_groups.empty())
       why_on.push_back(fmt::format("{} IOMMU groups in /sys/kernel/iommu_groups", in.facts->iommu_groups.size()));
     for (const char* flag : {"intel_iommu=on", "amd_iommu=on"})
-      if (in.facts->kernel_cmdline.find(flag) != std::string::npos)
-        why_on.push_back(std::string("/proc/cmdline: ") + flag);
+      if (in.facts->kernel_cmdline.find(flag) != std::string::npos) asked.push_back(flag);
   }
   c.evidence = why_on;
+  for (const auto& flag : asked) c.evidence.push_back("/proc/cmdline: " + flag + " (asked for)");
   if (why_on.empty()) {
     c.status = Status::kFail;
     c.detail =
-        "IOMMU not enabled: no IOMMU groups, no intel_iommu=on/amd_iommu=on on the kernel command line, no 'IOMMU "
-        "enabled' in the kernel log. Enable VT-d/AMD-Vi in the BIOS and the kernel.";
+        asked.empty()
+            ? "IOMMU not enabled: no IOMMU groups, no intel_iommu=on/amd_iommu=on on the kernel command line, no "
+              "'IOMMU enabled' in the kernel log. Enable VT-d/AMD-Vi in the BIOS and the kernel."
+            : fmt::format(
+                  "IOMMU asked for ({} on the kernel command line) but not active: no IOMMU groups in "
+                  "/sys/kernel/iommu_groups, no 'IOMMU enabled' in the kernel log. Enable VT-d/AMD-Vi in the BIOS.",
+                  join(asked, ", "));
     return;
   }
   c.status = Status::kPass;
@@ -956,7 +1070,10 @@ void check_firmware_hashes(const AcceptInputs& in, const Catalog&, Check& c) {
 void check_health_archive(const AcceptInputs& in, const Catalog& cat, Check& c) {
   if (!in.archive)
     return needs(
-        c, "No health archive: pass --archive FILE (nvidia-smi dmon -s mue -d 5 output, or an nvidia-smi CSV log with ECC columns).");
+        c,
+        "No health archive: pass --archive FILE (nvidia-smi dmon -s pmue -d 5 output: p power and temperature, m "
+        "memory, u utilization, e ECC; SPEC G12's -s mu records no power, temperature or ECC; or an nvidia-smi CSV "
+        "log with those columns).");
   const LogSummary& log = *in.archive;
   const double max_interval = cat.threshold("accept.archive.max_interval_s");
   summary_evidence(log, c.evidence);
@@ -989,8 +1106,11 @@ void check_health_archive(const AcceptInputs& in, const Catalog& cat, Check& c) 
   }
   if (!any_ecc) {
     raise(c.status, Status::kWarn);
-    problems.push_back("the archive holds no ECC counts (record them: nvidia-smi dmon -s mue)");
+    problems.push_back(
+        "the archive holds no ECC counts (record them: nvidia-smi dmon -s pmue -d 5; -s mu records no power, "
+        "temperature or ECC)");
   }
+  judge_skipped(log, cat, c.status, problems);
   c.detail = problems.empty() ? fmt::format("{} GPUs over {} h, samples every {} s or less, ECC counts steady.",
                                             log.gpus.size(), num(log.hours(), 1), num(max_interval))
                               : join(problems) + ".";
@@ -1018,13 +1138,15 @@ void check_xid(const AcceptInputs& in, const Catalog& cat, Check& c) {
                              known ? known->text("action") : "inspect"));
   }
   add_capped(c.evidence, ev);
+  const std::string log_problem = judge_kernel_log(in, cat, c.status);
   if (counts.empty()) {
     c.detail = fmt::format("No Xid or SXid events in {} ({} lines).", log_name(in), in.kernel_log->lines);
-    return;
+  } else {
+    std::vector<std::string> parts;
+    for (const auto& [k, n] : counts) parts.push_back(fmt::format("{} × {}", n, k));
+    c.detail = fmt::format("{} in {}.", join(parts, ", "), log_name(in));
   }
-  std::vector<std::string> parts;
-  for (const auto& [k, n] : counts) parts.push_back(fmt::format("{} × {}", n, k));
-  c.detail = fmt::format("{} in {}.", join(parts, ", "), log_name(in));
+  if (!log_problem.empty()) c.detail += " " + log_problem;
 }
 
 // ECC -------------------------------------------------------------------------------------------

@@ -9,6 +9,7 @@
 #include <map>
 #include <set>
 
+#include "accept/pci_address.h"
 #include "core/civil_time.h"
 #include "core/money.h"
 
@@ -201,12 +202,6 @@ std::string link_str(std::optional<unsigned> gen, std::optional<unsigned> width)
   return fmt::format("Gen{} x{}", gen ? std::to_string(*gen) : "?", width ? std::to_string(*width) : "?");
 }
 
-// "00000000:17:00.0" (NVML) and "0000:17:00.0" (sysfs) name the same function.
-std::string normal_address(std::string_view a) {
-  std::string s = lower(std::string(a));
-  return s.size() > 12 ? s.substr(s.size() - 12) : s;
-}
-
 void judge_link(const std::string& gpu, std::optional<unsigned> gen, std::optional<unsigned> width,
                 std::optional<unsigned> max_gen, std::optional<unsigned> max_width, std::optional<double> utilization,
                 const std::string& where, const Catalog& cat, std::vector<Finding>& out) {
@@ -235,12 +230,12 @@ void check_pcie_link(const DiagnoseInputs& in, const Catalog& cat, std::vector<F
   auto nvml_at = [&](const std::string& address) -> const nvml::GpuFacts* {
     if (!in.nvml) return nullptr;
     for (const auto& g : in.nvml->gpus)
-      if (normal_address(g.info.pci_bus_id) == normal_address(address)) return &g;
+      if (accept::pci_address_key(g.info.pci_bus_id) == accept::pci_address_key(address)) return &g;
     return nullptr;
   };
   if (in.facts) {
     for (const probe::PciDevice* d : in.facts->pci.of_kind(probe::PciKind::kGpu)) {
-      judged.insert(normal_address(d->address));
+      judged.insert(accept::pci_address_key(d->address));
       auto as_u = [](std::optional<int> v) {
         return v ? std::optional<unsigned>(static_cast<unsigned>(*v)) : std::nullopt;
       };
@@ -252,7 +247,7 @@ void check_pcie_link(const DiagnoseInputs& in, const Catalog& cat, std::vector<F
   }
   if (in.nvml) {
     for (const auto& g : in.nvml->gpus) {
-      if (judged.count(normal_address(g.info.pci_bus_id))) continue;
+      if (judged.count(accept::pci_address_key(g.info.pci_bus_id))) continue;
       judge_link(gpu_label(g), g.now.link_gen, g.now.link_width, g.info.max_link_gen, g.info.max_link_width,
                  g.now.utilization_pct, "NVML nvmlDeviceGetCurrPcieLinkGeneration/Width", cat, out);
     }
@@ -278,6 +273,9 @@ void check_input_bound(const DiagnoseInputs& in, const Catalog& cat, std::vector
       if (g.info.power_limit_w) limits.insert(*g.info.power_limit_w);
     if (limits.size() == 1) limit = *limits.begin();
   }
+  // SPEC H3 claims starvation only while temperature and power stay low: every GPU must show
+  // both (power judged against NVML's limit), or the finding would rest on utilization alone, which
+  // a throttled or power-capped GPU also shows. Missing data → no "starved" finding.
   std::vector<std::string> utils;
   bool all_low = false, any_busy = false, cool = true;
   std::optional<double> hottest, most_power;
@@ -298,10 +296,14 @@ void check_input_bound(const DiagnoseInputs& in, const Catalog& cat, std::vector
     if (auto t = mean_of(s, temp)) {
       hottest = std::max(hottest.value_or(*t), *t);
       if (*t >= low_temp) cool = false;
+    } else {
+      cool = false;  // no temperature: "stays low" unproven
     }
-    if (auto p = mean_of(s, power)) {
+    if (auto p = mean_of(s, power); p && limit) {
       most_power = std::max(most_power.value_or(*p), *p);
-      if (limit && *p >= low_power * *limit) cool = false;
+      if (*p >= low_power * *limit) cool = false;
+    } else {
+      cool = false;  // no power, or no limit to call it low against
     }
   }
   if (all_low && any_busy && cool) {
@@ -465,8 +467,9 @@ void check_used_card(const DiagnoseInputs& in, const Catalog& cat, std::vector<F
       out.push_back(f);
     }
     const auto& d = g.now;
-    unsigned retired = d.retired_pages_sbe.value_or(0) + d.retired_pages_dbe.value_or(0);
-    unsigned remapped = d.remapped_rows_correctable.value_or(0) + d.remapped_rows_uncorrectable.value_or(0);
+    // In 64 bits: two unsigned counts near UINT_MAX would wrap to a small sum (or 0, hiding them).
+    uint64_t retired = uint64_t{d.retired_pages_sbe.value_or(0)} + d.retired_pages_dbe.value_or(0);
+    uint64_t remapped = uint64_t{d.remapped_rows_correctable.value_or(0)} + d.remapped_rows_uncorrectable.value_or(0);
     if (retired + remapped == 0) continue;
     Finding f = make_finding("diagnose.used_card", Severity::kWarn, "repaired_memory", source);
     f.fact("gpu", gpu_label(g))

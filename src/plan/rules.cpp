@@ -8,6 +8,7 @@
 
 #include "core/money.h"
 #include "core/units.h"
+#include "core/version.h"
 #include "plan/quote.h"
 
 namespace gpuplan::plan {
@@ -234,7 +235,8 @@ void check_software(const Quote& q, const Catalog& cat, std::vector<Finding>& ou
     }
     auto allowed = row->list("allowed");
     if (!allowed.empty()) {
-      bool listed = std::any_of(allowed.begin(), allowed.end(), [&](const std::string& a) { return compare_versions(*version, a) == 0; });
+      // "12.1.105" is release 12.1.105 of an allowed "12.1" (core/version.h, as acceptance G5).
+      bool listed = version_in(*version, allowed);
       if (!listed) {
         std::string joined;
         for (const auto& a : allowed) joined += (joined.empty() ? "" : ", ") + a;
@@ -331,19 +333,6 @@ std::vector<Finding> check_rules(const Quote& quote, const Catalog& catalog) {
   for (const Rule& rule : kRules) rule.check(quote, catalog, out);
   std::stable_sort(out.begin(), out.end(), [](const Finding& a, const Finding& b) { return a.severity > b.severity; });
   return out;
-}
-
-int compare_versions(const std::string& a, const std::string& b) {
-  std::istringstream sa(a), sb(b);
-  std::string pa, pb;
-  while (true) {
-    bool more_a = static_cast<bool>(std::getline(sa, pa, '.'));
-    bool more_b = static_cast<bool>(std::getline(sb, pb, '.'));
-    if (!more_a && !more_b) return 0;
-    long va = more_a ? std::atol(pa.c_str()) : 0;
-    long vb = more_b ? std::atol(pb.c_str()) : 0;
-    if (va != vb) return va < vb ? -1 : 1;
-  }
 }
 
 }  // namespace gpuplan::plan

@@ -23,7 +23,4 @@ const std::vector<Rule>& rules();
 
 std::vector<Finding> check_rules(const Quote& quote, const catalog::Catalog& catalog);
 
-// Compares dotted version strings numerically ("525.85.05" < "535.104"); missing parts are 0.
-int compare_versions(const std::string& a, const std::string& b);
-
 }  // namespace gpuplan::plan

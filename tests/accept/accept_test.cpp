@@ -3,12 +3,13 @@
 // probes and NVML would fill them; the figures in the asserts are worked out in the comments.
 #include "accept/accept.h"
 
-#include <cstdlib>
-#include <fstream>
-
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <fstream>
+
+#include "accept/pci_address.h"
 #include "test_support.h"
 
 namespace gpuplan::accept {
@@ -117,8 +118,8 @@ struct LogBuilder {
   telemetry::GpuRegistry registry;
   LogSummariser summariser{"soak.csv", 95, 85};
   telemetry::ReadStats stats;
-  void add(const std::string& gpu, int64_t t, float util, float temp, std::optional<float> mem = {},
-           std::optional<float> ecc_c = {}, std::optional<float> ecc_u = {}) {
+  void add(const std::string& gpu, int64_t t, std::optional<float> util, std::optional<float> temp,
+           std::optional<float> mem = {}, std::optional<float> ecc_c = {}, std::optional<float> ecc_u = {}) {
     telemetry::Sample s;
     s.time_ms = t;
     s.gpu = registry.id("gpu01", gpu);
@@ -734,6 +735,7 @@ TEST(AcceptTest, UnknownXidWarnsCleanLogPassesNoLogNeedsEvidence) {
   auto cat = catalog_with({{"zz_xid.yaml", kXidCatalog}});
   AcceptInputs in;
   in.kernel_log = probe::KernelLog{};
+  in.kernel_log->format = probe::KernelLogFormat::kDmesg;  // a default KernelLog is in no known form
   in.kernel_log->lines = 2000;
   EXPECT_EQ(run(in, "xid", cat).status, Status::kPass);
   in.kernel_log->events = {xid(7, 999)};
@@ -776,6 +778,260 @@ TEST(AcceptTest, GpuCountsAgreePassAndAMissingGpuFailsWithTheThreeNumbers) {
   EXPECT_EQ(c.status, Status::kFail);
   EXPECT_EQ(c.detail, "GPU counts disagree: 8 on the PCI bus, 7 seen by NVML, 8 expected.");
   EXPECT_FALSE(run_acceptance(in, default_catalog()).passed);
+}
+
+// --- Partial and unreadable inputs never pass -------------------------------------------------------
+
+probe::KernelLog kernel_log(probe::KernelLogFormat format, int lines, int malformed) {
+  probe::KernelLog log;
+  log.format = format;
+  log.lines = lines;
+  for (int i = 1; i <= malformed; ++i) log.malformed_lines.push_back(i);
+  return log;
+}
+
+TEST(AcceptTest, KernelLogInNoKnownFormLeavesAerAndXidNeedingEvidence) {
+  // 50 lines, none in a form the parser reads: no event could be read, so "no AER errors" and
+  // "no Xid" would be claims about lines never read.
+  AcceptInputs in;
+  in.kernel_log = kernel_log(probe::KernelLogFormat::kUnknown, 50, 50);
+  in.kernel_log_source = "kernel.log";
+  for (const char* id : {"pcie.aer", "xid"}) {
+    Check c = run(in, id);
+    EXPECT_EQ(c.status, Status::kNeedsEvidence) << id << ": " << c.detail;
+    EXPECT_TRUE(has(c.detail, "kernel.log is in no form gpuplan reads (50 of 50 lines unreadable)")) << c.detail;
+    EXPECT_TRUE(has(c.detail, "plain `dmesg`, `dmesg --ctime` or `dmesg --time-format=iso`")) << c.detail;
+  }
+  // A failure it did read still fails: an unreadable log cannot clear sysfs's counters.
+  in.facts = eight_direct_gpus();
+  in.facts->pci.devices[1].aer = probe::AerCounters{0, 2, 0};
+  EXPECT_EQ(run(in, "pcie.aer").status, Status::kFail);
+}
+
+TEST(AcceptTest, KernelLogWithManyMalformedLinesWarns) {
+  // 20 malformed of 1,000 lines = 2.0% > 1% (accept.kernel_log.max_malformed_share); 10 of
+  // 1,000 = 1.0% is not above it and passes.
+  AcceptInputs in;
+  in.kernel_log = kernel_log(probe::KernelLogFormat::kDmesg, 1000, 20);
+  in.kernel_log_source = "kernel.log";
+  for (const char* id : {"pcie.aer", "xid"}) {
+    Check c = run(in, id);
+    EXPECT_EQ(c.status, Status::kWarn) << id << ": " << c.detail;
+    EXPECT_TRUE(has(c.detail, "kernel.log has 20 malformed lines of 1000 (2.0%, allowed 1.0%), read as dmesg"))
+        << c.detail;
+  }
+  in.kernel_log = kernel_log(probe::KernelLogFormat::kDmesg, 1000, 10);
+  EXPECT_EQ(run(in, "pcie.aer").status, Status::kPass) << run(in, "pcie.aer").detail;
+  EXPECT_EQ(run(in, "xid").status, Status::kPass) << run(in, "xid").detail;
+}
+
+TEST(AcceptTest, SoakGpuWithoutTemperatureSamplesNeedsEvidence) {
+  // gpu01/1 logged 73 utilization samples and no temperature: "every sample at or below 85 °C"
+  // would be said of no sample at all.
+  LogBuilder b;
+  for (int h = 0; h <= 72; ++h) {
+    b.add("0", kMay6Ten + h * kHour, 99, 80);
+    b.add("1", kMay6Ten + h * kHour, 99, std::nullopt);
+  }
+  AcceptInputs in;
+  in.soak = b.finish();
+  Check c = run(in, "soak");
+  EXPECT_EQ(c.status, Status::kNeedsEvidence) << c.detail;
+  EXPECT_EQ(c.detail, "gpu01/1 has no temperature samples: its temperature cannot be judged.");
+
+  LogBuilder u;
+  for (int h = 0; h <= 72; ++h) u.add("0", kMay6Ten + h * kHour, std::nullopt, 80);
+  in.soak = u.finish();
+  Check no_util = run(in, "soak");
+  EXPECT_EQ(no_util.status, Status::kNeedsEvidence) << no_util.detail;
+  EXPECT_EQ(no_util.detail, "gpu01/0 has no utilization samples: its utilization cannot be judged.");
+}
+
+TEST(AcceptTest, SoakJudgesEachGpusOwnSpan) {
+  // gpu01/0 logged 0–72 h, gpu01/1 only 48–72 h: the log spans 72 h, gpu01/1 only 24 h.
+  LogBuilder b;
+  for (int h = 0; h <= 72; ++h) {
+    b.add("0", kMay6Ten + h * kHour, 99, 80);
+    if (h >= 48) b.add("1", kMay6Ten + h * kHour, 99, 80);
+  }
+  AcceptInputs in;
+  in.soak = b.finish();
+  EXPECT_DOUBLE_EQ(in.soak->hours(), 72.0);
+  Check c = run(in, "soak");
+  EXPECT_EQ(c.status, Status::kWarn) << c.detail;
+  EXPECT_EQ(c.detail, "gpu01/1 spans 24.0 h, not the 72 h soak (not long enough to accept).");
+}
+
+TEST(AcceptTest, SoakLogMissingGpusTheServerShowsWarns) {
+  // One GPU soaked for 72 h; NVML and the PCI bus both show 8.
+  LogBuilder b;
+  for (int h = 0; h <= 72; ++h) b.add("0", kMay6Ten + h * kHour, 99, 80);
+  AcceptInputs in;
+  in.soak = b.finish();
+  in.nvml = nvml_gpus(8);
+  in.facts = eight_direct_gpus();
+  Check c = run(in, "soak");
+  EXPECT_EQ(c.status, Status::kWarn) << c.detail;
+  EXPECT_EQ(c.detail,
+            "the soak log covers 1 GPU(s) but NVML shows 8 and the PCI bus shows 8: the others were not soaked.");
+}
+
+TEST(AcceptTest, LoadGpuWithoutMemorySamplesIsNotCalledSteady) {
+  // gpu01/0 grows 40 MiB/h = 41.9 MB/h (≤ 50) over 24 h; gpu01/1 has no memory samples.
+  LogBuilder b;
+  for (int h = 0; h <= 24; ++h) {
+    b.add("0", kMay6Ten + h * kHour, 99, 75, static_cast<float>(20000 + 40 * h));
+    b.add("1", kMay6Ten + h * kHour, 99, 75);
+  }
+  AcceptInputs in;
+  in.load = b.finish();
+  Check c = run(in, "load");
+  EXPECT_EQ(c.status, Status::kNeedsEvidence) << c.detail;
+  EXPECT_TRUE(has(c.detail, "gpu01/1 has no memory samples: its memory growth cannot be judged")) << c.detail;
+  EXPECT_FALSE(has(c.detail, "at most 50 MB/h")) << c.detail;
+}
+
+TEST(AcceptTest, SampleLogsWithManySkippedLinesWarn) {
+  // 20 of 1,000 lines skipped = 2.0% > 1% (accept.logs.max_skipped_share); otherwise each log
+  // passes: a 72 h soak, a 24 h load at 0 MiB/h, a 5-second archive with steady ECC. (LogBuilder
+  // names every log soak.csv.)
+  auto with_skips = [](LogSummary log) {
+    log.stats.lines = 1000;
+    log.stats.skipped_count = 20;
+    return log;
+  };
+  LogBuilder soak;
+  for (int h = 0; h <= 72; ++h) soak.add("0", kMay6Ten + h * kHour, 99, 80);
+  AcceptInputs in;
+  in.soak = with_skips(soak.finish());
+  in.load = with_skips(load_log(0, 24));
+  in.archive = with_skips(archive(5, 0, 0));
+  for (const char* id : {"soak", "load", "health.archive"}) {
+    Check c = run(in, id);
+    EXPECT_EQ(c.status, Status::kWarn) << id << ": " << c.detail;
+    EXPECT_TRUE(has(c.detail, "soak.csv had 20 of 1,000 lines skipped as malformed (2.0%, allowed 1.0%)"))
+        << id << ": " << c.detail;
+  }
+  in.soak->stats.skipped_count = 10;  // 1.0%: not above the share
+  EXPECT_EQ(run(in, "soak").status, Status::kPass) << run(in, "soak").detail;
+}
+
+// --- Capability, not the idle link, sizes the topology -------------------------------------------
+
+TEST(AcceptTest, IdleGpusBehindASharedUplinkStillFailTopology) {
+  // The two GPUs behind one switch idle at 2.5 GT/s (Gen1) x16 = 4 GB/s each: 8 GB/s fit the
+  // Gen4 x16 uplink's 31.5 GB/s. Under load each wants its max Gen4 x16, 2 × 31.5 = 63 GB/s on
+  // 31.5: half each. The idle links themselves only warn.
+  auto devices = two_gpus_behind_one_switch(0x10b5, 0x8747);
+  for (auto& d : devices)
+    if (d.kind == PciKind::kGpu || d.address == "0000:04:00.0" || d.address == "0000:04:04.0") d.current = {2.5, 16};
+  AcceptInputs in;
+  in.facts = facts_with(devices);
+  in.nvml = nvml_gpus(2);
+  in.nvml->gpus[0].info.pci_bus_id = "00000000:05:00.0";
+  in.nvml->gpus[1].info.pci_bus_id = "00000000:06:00.0";
+  for (auto& g : in.nvml->gpus) g.now.utilization_pct = 0;
+  Check c = run(in, "pcie.topology");
+  EXPECT_EQ(c.status, Status::kFail) << c.detail;
+  EXPECT_TRUE(
+      has(c.detail,
+          "shared: 2 GPUs × Gen4 x16 behind one Gen4 x16 uplink 0000:03:00.0 (10b5:8747) halves each GPU's bandwidth"))
+      << c.detail;
+  EXPECT_TRUE(has(c.detail, "0000:05:00.0 trained at Gen1 x16, below Gen4 x16, below its own max Gen4 x16 while idle"))
+      << c.detail;
+}
+
+TEST(AcceptTest, IdleGpuBelowAGen3UplinkHasASlowerHop) {
+  // GPU 05:00.0 (max Gen4 x16) idles at Gen1 x16, as does its switch port 04:00.0; the switch's
+  // uplink 03:00.0 is Gen3 x16. Against the idle Gen1 link every hop looked fast enough; against
+  // the GPU's Gen4 x16 the Gen3 uplink is slower.
+  AcceptInputs in;
+  in.facts = facts_with({bridge("0000:00:01.1", 8, 16, {}), bridge("0000:03:00.0", 8, 16, {"0000:00:01.1"}),
+                         bridge("0000:04:00.0", 2.5, 16, {"0000:03:00.0", "0000:00:01.1"}),
+                         gpu("0000:05:00.0", 2.5, 16, {"0000:04:00.0", "0000:03:00.0", "0000:00:01.1"})});
+  in.nvml = nvml_gpus(1);
+  in.nvml->gpus[0].info.pci_bus_id = "00000000:05:00.0";
+  in.nvml->gpus[0].now.utilization_pct = 0;
+  Check c = run(in, "pcie.topology");
+  EXPECT_EQ(c.status, Status::kFail) << c.detail;
+  EXPECT_TRUE(
+      has(c.detail,
+          "slower hop: 0000:05:00.0 (Gen1 x16) ← 0000:04:00.0 ← 0000:03:00.0 uplink Gen3 x16 ← root 0000:00:01.1"))
+      << c.detail;
+}
+
+// --- One PCI address key ---------------------------------------------------------------------------
+
+TEST(AcceptTest, PciAddressKeyKeepsVmdDomainsApart) {
+  EXPECT_EQ(pci_address_key("00000000:17:00.0"), "0000:17:00.0");  // NVML's 8-digit domain
+  EXPECT_EQ(pci_address_key("0000:17:00.0"), "0000:17:00.0");      // sysfs
+  EXPECT_EQ(pci_address_key("0000:1A:00.0"), "0000:1a:00.0");
+  EXPECT_EQ(pci_address_key("10000:01:00.0"), "10000:01:00.0");     // VMD domain 0x10000
+  EXPECT_EQ(pci_address_key("00010000:01:00.0"), "10000:01:00.0");  // the same, as NVML writes it
+  EXPECT_NE(pci_address_key("10000:01:00.0"), pci_address_key("00000000:01:00.0"));
+}
+
+TEST(AcceptTest, IdleNvmlGpuInDomainZeroIsNotTheVmdGpuOnTheSameBus) {
+  // PCI shows one GPU, behind VMD at 10000:01:00.0, trained at Gen1 x16; NVML's only GPU is
+  // 0000:01:00.0, idle. The last 12 characters of both are "0000:01:00.0": the old match took
+  // NVML's 0% for the VMD GPU and only warned. They are different GPUs: nothing says the VMD
+  // GPU is idle, so Gen1 fails.
+  AcceptInputs in;
+  in.facts = facts_with({bridge("10000:00:01.0", 16, 16, {}), gpu("10000:01:00.0", 2.5, 16, {"10000:00:01.0"})});
+  in.nvml = nvml_gpus(1);
+  in.nvml->gpus[0].info.pci_bus_id = "00000000:01:00.0";
+  in.nvml->gpus[0].now.utilization_pct = 0;
+  EXPECT_EQ(run(in, "pcie.topology").status, Status::kFail);
+  in.nvml->gpus[0].info.pci_bus_id = "00010000:01:00.0";  // now NVML names the VMD GPU itself
+  EXPECT_EQ(run(in, "pcie.topology").status, Status::kWarn);
+}
+
+// --- IOMMU asked for is not IOMMU on ---------------------------------------------------------------
+
+TEST(AcceptTest, IommuAskedForOnTheCommandLineButNotActiveFails) {
+  AcceptInputs in;
+  in.facts = eight_direct_gpus();
+  in.facts->kernel_cmdline = "BOOT_IMAGE=/vmlinuz root=/dev/sda1 ro intel_iommu=on";
+  Check c = run(in, "iommu");
+  EXPECT_EQ(c.status, Status::kFail) << c.detail;
+  EXPECT_TRUE(has(c.detail, "IOMMU asked for (intel_iommu=on on the kernel command line) but not active")) << c.detail;
+  EXPECT_TRUE(any_has(c.evidence, "/proc/cmdline: intel_iommu=on (asked for)"));
+  // With groups the IOMMU is on; the command line stays in the evidence.
+  in.facts = facts_with({bridge("0000:00:01.0", 16, 16, {}), gpu("0000:01:00.0", 16, 16, {"0000:00:01.0"})});
+  in.facts->kernel_cmdline = "ro intel_iommu=on";
+  in.facts->iommu_groups = {{12, {"0000:01:00.0"}}};
+  in.facts->pci.devices[1].iommu_group = 12;
+  Check on = run(in, "iommu");
+  EXPECT_EQ(on.status, Status::kPass) << on.detail;
+  EXPECT_TRUE(any_has(on.evidence, "/proc/cmdline: intel_iommu=on (asked for)"));
+}
+
+// --- Versions, benchmark parsing --------------------------------------------------------------------
+
+TEST(AcceptTest, HugeVersionComponentComparesWithoutOverflow) {
+  // 9223372036854775808 = 2^63, one above LONG_MAX: `n * 10 + d` on long overflowed (it wrapped
+  // to −2^63 and sorted the toolkit below 12.2). As a digit string it is 19 digits > 1: newer.
+  AcceptInputs in;
+  in.nvml = nvml_gpus(1);
+  in.nvml->cuda_driver_version = "12.2";
+  in.versions["cuda"] = "12.9223372036854775808";
+  Check c = run(in, "versions");
+  EXPECT_EQ(c.status, Status::kFail) << c.detail;
+  EXPECT_TRUE(has(c.detail, "CUDA toolkit 12.9223372036854775808 is newer than the 12.2 the driver supports"))
+      << c.detail;
+}
+
+TEST(AcceptTest, ImagesPerSecondSurvivesHugeNumbersAndVeryLongLines) {
+  // A 400-digit figure is past any double (DBL_MAX ≈ 1.8e308): std::stod threw; now it is no
+  // figure, and the earlier 1875.3 stays the answer.
+  const std::string huge(400, '9');
+  EXPECT_EQ(parse_images_per_second("total images/sec: 1875.3\nimages/sec: " + huge + "\n"), 1875.3);
+  EXPECT_FALSE(parse_images_per_second(huge + " img/s").has_value());
+  // A 300,000-character line (std::regex recursed once per digit and overflowed the stack) is
+  // skipped; the short line after it is read.
+  const std::string long_line = "images/sec: " + std::string(300'000, '1');
+  EXPECT_EQ(parse_images_per_second(long_line + "\ntotal images/sec: 1875.30\n"), 1875.30);
+  EXPECT_FALSE(parse_images_per_second(long_line).has_value());
 }
 
 // --- from NVML samples -----------------------------------------------------------------------

@@ -149,12 +149,42 @@ TEST(DiagnoseTest, EveryGpuHalfBusyAndCoolIsInputBound) {
   EXPECT_EQ(fact(f[0], "range"), "2024-05-06 10:00–10:30");
 }
 
+// The four GPUs above with NVML's 400 W power limit, so power can be judged low.
+DiagnoseInputs four_gpus_with_limit(float util, float temp, float power) {
+  DiagnoseInputs in = four_gpus(util, temp, power);
+  in.nvml = nvml_gpus(4);
+  for (auto& g : in.nvml->gpus) g.info.power_limit_w = 400;
+  return in;
+}
+
 TEST(DiagnoseTest, BusyHotOrIdleGpusAreNotInputBound) {
-  EXPECT_TRUE(findings_with_id(diagnose(four_gpus(95, 75, 380), default_catalog()), "diagnose.input_bound").empty());
-  EXPECT_TRUE(
-      findings_with_id(diagnose(four_gpus(50, 78, 150), default_catalog()), "diagnose.input_bound").empty());  // warm
-  EXPECT_TRUE(
-      findings_with_id(diagnose(four_gpus(2, 35, 60), default_catalog()), "diagnose.input_bound").empty());  // idle
+  auto quiet = [](const DiagnoseInputs& in) {
+    return findings_with_id(diagnose(in, default_catalog()), "diagnose.input_bound").empty();
+  };
+  EXPECT_TRUE(quiet(four_gpus_with_limit(95, 75, 380)));  // busy
+  EXPECT_TRUE(quiet(four_gpus_with_limit(50, 78, 150)));  // warm: 78 °C ≥ 70
+  EXPECT_TRUE(quiet(four_gpus_with_limit(50, 60, 300)));  // power: 300 W ≥ 0.6 × 400 = 240 W
+  EXPECT_TRUE(quiet(four_gpus_with_limit(2, 35, 60)));    // idle
+}
+
+TEST(DiagnoseTest, StarvationIsNotClaimedWithoutTemperatureAndPowerEvidence) {
+  // The half-busy, cool case that is input-bound above (50–53%, 60 °C, 150 W of 400 W), with one
+  // of the two pieces of SPEC H3's evidence taken away each time: no "starved" finding.
+  // No NVML power limit: 150 W cannot be called low (of what?).
+  EXPECT_TRUE(findings_with_id(diagnose(four_gpus(50, 60, 150), default_catalog()), "diagnose.input_bound").empty());
+  // No temperature in the samples (a dmon -s u log).
+  DiagnoseInputs no_temp = four_gpus_with_limit(50, 60, 150);
+  for (auto& x : no_temp.samples) x.temperature_c.reset();
+  EXPECT_TRUE(findings_with_id(diagnose(no_temp, default_catalog()), "diagnose.input_bound").empty());
+  // No power in the samples.
+  DiagnoseInputs no_power = four_gpus_with_limit(50, 60, 150);
+  for (auto& x : no_power.samples) x.power_w.reset();
+  EXPECT_TRUE(findings_with_id(diagnose(no_power, default_catalog()), "diagnose.input_bound").empty());
+  // One GPU (n/3) without temperature is enough to withhold the claim about all four.
+  DiagnoseInputs one_missing = four_gpus_with_limit(50, 60, 150);
+  for (auto& x : one_missing.samples)
+    if (x.gpu == 3) x.temperature_c.reset();
+  EXPECT_TRUE(findings_with_id(diagnose(one_missing, default_catalog()), "diagnose.input_bound").empty());
 }
 
 TEST(DiagnoseTest, UtilizationDroppingEveryMinuteIsPeriodic) {
@@ -246,6 +276,43 @@ TEST(DiagnoseTest, MissingDuplicateSerialsEngineeringSampleAndRepairedMemoryWarn
   EXPECT_EQ(fact(f[1], "gpus"), "GPU 1 (00000000:02:00.0), GPU 2 (00000000:03:00.0)");
   EXPECT_EQ(fact(f[2], "marker"), "marker.generic-device-name");
   EXPECT_EQ(fact(f[3], "remapped"), "3");
+}
+
+TEST(DiagnoseTest, RepairedMemoryCountsAreSummedWithoutWrapping) {
+  // 4,294,967,295 (UINT_MAX) single-bit + 1 double-bit retired pages = 4,294,967,296 = 2^32: in
+  // 32-bit unsigned the sum wrapped to 0 and the card looked unrepaired.
+  DiagnoseInputs in;
+  in.nvml = nvml_gpus(1);
+  in.nvml->gpus[0].now.retired_pages_sbe = 4'294'967'295u;
+  in.nvml->gpus[0].now.retired_pages_dbe = 1;
+  in.nvml->gpus[0].now.remapped_rows_correctable = 4'294'967'295u;
+  in.nvml->gpus[0].now.remapped_rows_uncorrectable = 2;
+  auto f = findings_with_id(diagnose(in, default_catalog()), "diagnose.used_card");
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].variant, "repaired_memory");
+  EXPECT_EQ(fact(f[0], "retired"), "4294967296");   // 2^32
+  EXPECT_EQ(fact(f[0], "remapped"), "4294967297");  // 2^32 + 1
+}
+
+TEST(DiagnoseTest, NvmlGpuInDomainZeroIsNotTheVmdGpuOnTheSameBus) {
+  // sysfs shows one GPU behind VMD, 10000:02:00.0, at Gen4 x16; NVML's GPU 1 is 0000:02:00.0 at
+  // Gen3 x16. The last 12 characters of both read "0000:02:00.0", so the old match counted NVML's
+  // GPU as judged from sysfs and never looked at its Gen3 link.
+  DiagnoseInputs in;
+  in.facts = probe::HostFacts{};
+  probe::PciDevice vmd;
+  vmd.address = "10000:02:00.0";
+  vmd.kind = probe::PciKind::kGpu;
+  vmd.current = {16.0, 16};
+  vmd.max = {16.0, 16};
+  in.facts->pci.devices = {vmd};
+  in.nvml = nvml_gpus(2);
+  in.nvml->gpus[0].info.pci_bus_id = "00010000:02:00.0";  // the VMD GPU, as NVML writes it
+  in.nvml->gpus[1].now.link_gen = 3;                      // 00000000:02:00.0
+  auto f = findings_with_id(diagnose(in, default_catalog()), "diagnose.pcie_link");
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].variant, "downgraded");
+  EXPECT_EQ(fact(f[0], "gpu"), "GPU 1 (00000000:02:00.0)");
 }
 
 TEST(DiagnoseTest, RetailCardsWithSerialsAreQuiet) {

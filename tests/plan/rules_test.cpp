@@ -253,11 +253,15 @@ TEST(RulesTest, FutureProofingAdvisories) {
   for (const auto& f : h100) EXPECT_NE(f.id.rfind("future.", 0), 0u) << f.id;
 }
 
-TEST(RulesTest, VersionsCompareNumerically) {
-  EXPECT_LT(compare_versions("525.85.05", "535.104.05"), 0);
-  EXPECT_LT(compare_versions("2.9", "2.12"), 0);
-  EXPECT_EQ(compare_versions("12.1", "12.1.0"), 0);
-  EXPECT_GT(compare_versions("530", "525.85.05"), 0);
+TEST(RulesTest, AReleaseOfAnAllowedVersionIsListed) {
+  // The matrix allows CUDA 11.8 and 12.1. "12.1.105" is release 105 of 12.1: listed, as
+  // acceptance G5 says (the old rule matched allowed versions exactly and warned). "12.10" is
+  // not a release of 12.1 (10 ≠ 1): not_listed.
+  EXPECT_TRUE(findings_with_id(run(std::string(kWorkstation) + "software: {cuda: \"12.1.105\"}\n"), "software.matrix")
+                  .empty());
+  auto ten = findings_with_id(run(std::string(kWorkstation) + "software: {cuda: \"12.10\"}\n"), "software.matrix");
+  ASSERT_EQ(ten.size(), 1u);
+  EXPECT_EQ(ten[0].variant, "not_listed");
 }
 
 TEST(RulesTest, EveryRuleHasAStableId) {
