@@ -116,6 +116,15 @@ void HourlyData::merge(const HourlyData& other) {
   stats.merge(other.stats);
 }
 
+// The hour of `time_ms` becomes the current one.
+void HourlyAggregator::enter_hour(int64_t time_ms) {
+  const int64_t hour = floor_div(time_ms, kMsPerHour);
+  current_begin_ms_ = hour * kMsPerHour;
+  // Saturated: a garbage time near INT64_MAX must not overflow (it just misses the cache).
+  current_end_ms_ = current_begin_ms_ > INT64_MAX - kMsPerHour ? INT64_MAX : current_begin_ms_ + kMsPerHour;
+  current_ = &out_.hours[hour];
+}
+
 // Inline in add and add_batch: on the batch path the loop pays no call per sample.
 inline void HourlyAggregator::fold(const Sample& s) {
   if (s.gpu >= last_time_.size()) last_time_.resize(s.gpu + 1, INT64_MIN);
@@ -128,13 +137,7 @@ inline void HourlyAggregator::fold(const Sample& s) {
   }
   if (s.time_ms < last) ++out_.stats.clock_jumps;
   if (s.utilization_pct || s.time_ms > last) last = std::max(last, s.time_ms);
-  if (s.time_ms < current_begin_ms_ || s.time_ms >= current_end_ms_) {
-    const int64_t hour = floor_div(s.time_ms, kMsPerHour);
-    current_begin_ms_ = hour * kMsPerHour;
-    // Saturated: a garbage time near INT64_MAX must not overflow (it just misses the cache).
-    current_end_ms_ = current_begin_ms_ > INT64_MAX - kMsPerHour ? INT64_MAX : current_begin_ms_ + kMsPerHour;
-    current_ = &out_.hours[hour];
-  }
+  if (s.time_ms < current_begin_ms_ || s.time_ms >= current_end_ms_) enter_hour(s.time_ms);
   if (current_->size() <= s.gpu) current_->resize(s.gpu + 1);
   HourAcc& a = (*current_)[s.gpu];
   ++a.count;
@@ -153,6 +156,75 @@ void HourlyAggregator::add(const Sample& s) { fold(s); }
 
 void HourlyAggregator::add_batch(std::span<const Sample> samples) {
   for (const Sample& s : samples) fold(s);
+}
+
+// What fold does, for readings that all have the same metrics and no missing value: the usual
+// case, a time later than the GPU's last, is folded here; any other goes through fold, which
+// counts it as a duplicate or a clock jump. The vectors' data and sizes are held in locals (a
+// store to an accumulator could otherwise be one to a vector's bounds, to be loaded again), and
+// the metrics present are template arguments: no test per reading for a column the log lacks.
+template <bool kUtil, bool kMem, bool kTemp>
+void HourlyAggregator::fold_usage(std::span<const UsageReading> readings) {
+  int64_t* last_time = last_time_.data();
+  size_t gpus_timed = last_time_.size();
+  HourAcc* accs = current_ ? current_->data() : nullptr;
+  size_t gpus_in_hour = current_ ? current_->size() : 0;
+  for (const UsageReading& r : readings) {
+    if (r.gpu >= gpus_timed) {
+      last_time_.resize(r.gpu + 1, INT64_MIN);
+      last_time = last_time_.data();
+      gpus_timed = last_time_.size();
+    }
+    if (r.time_ms <= last_time[r.gpu]) {
+      Sample s;
+      s.time_ms = r.time_ms;
+      s.gpu = r.gpu;
+      if (kUtil) s.utilization_pct = r.utilization_pct;
+      if (kMem) s.memory_used_mib = r.memory_used_mib;
+      if (kTemp) s.temperature_c = r.temperature_c;
+      fold(s);
+      accs = current_->data();  // fold may have changed the hour, or grown it
+      gpus_in_hour = current_->size();
+      continue;
+    }
+    last_time[r.gpu] = r.time_ms;
+    if (r.time_ms < current_begin_ms_ || r.time_ms >= current_end_ms_) {
+      enter_hour(r.time_ms);
+      accs = current_->data();
+      gpus_in_hour = current_->size();
+    }
+    if (r.gpu >= gpus_in_hour) {
+      current_->resize(r.gpu + 1);
+      accs = current_->data();
+      gpus_in_hour = current_->size();
+    }
+    HourAcc& a = accs[r.gpu];
+    ++a.count;
+    if (kUtil) {
+      ++a.util_count;
+      a.util_sum += r.utilization_pct;
+    }
+    if (kMem) {
+      ++a.mem_count;
+      a.mem_sum += r.memory_used_mib;
+    }
+    if (kTemp && (!a.temp_max || r.temperature_c > *a.temp_max)) a.temp_max = r.temperature_c;
+  }
+}
+
+void HourlyAggregator::add_usage_batch(std::span<const UsageReading> readings, UsagePresent present) {
+  // One specialised fold per combination of columns. A switch, not a table of member-function
+  // pointers: GCC 12's bounds sanitizer misreads an index into such a table.
+  switch (present.utilization * 4 + present.memory_used * 2 + present.temperature) {
+    case 0: return fold_usage<false, false, false>(readings);
+    case 1: return fold_usage<false, false, true>(readings);
+    case 2: return fold_usage<false, true, false>(readings);
+    case 3: return fold_usage<false, true, true>(readings);
+    case 4: return fold_usage<true, false, false>(readings);
+    case 5: return fold_usage<true, false, true>(readings);
+    case 6: return fold_usage<true, true, false>(readings);
+    default: return fold_usage<true, true, true>(readings);
+  }
 }
 
 Result<HourlyData> read_hourly(const std::vector<std::string>& paths, SourceFormat format, const Progress& progress,

@@ -44,9 +44,13 @@ class HourlyAggregator : public SampleSink {
   explicit HourlyAggregator(HourlyData& out) : out_(out) {}
   void add(const Sample& s) override;
   void add_batch(std::span<const Sample> samples) override;
+  void add_usage_batch(std::span<const UsageReading> readings, UsagePresent present) override;
 
  private:
   void fold(const Sample& s);
+  template <bool kUtil, bool kMem, bool kTemp>
+  void fold_usage(std::span<const UsageReading> readings);
+  void enter_hour(int64_t time_ms);
 
   HourlyData& out_;
   // The hour being filled, [begin, end) in ms: one comparison per sample while the hour lasts.

@@ -122,19 +122,19 @@ bool for_each_line(ByteSource& src, OnLine&& on_line, int64_t& bytes, const Prog
 
 // Whether n bytes at a and b are equal, without a memcmp call (it would cost more than the
 // comparison): GPU keys (40-byte UUIDs) and timestamps are compared on every line. SSE2 compares
-// 16 bytes at once, the last 16 overlapping the previous ones.
+// 16 bytes at once: the first 16 and the last 16 (overlapping), then any in between, so a
+// timestamp (19 to 32 bytes) costs two compares and no loop.
 [[gnu::always_inline]] inline bool bytes_equal(const char* a, const char* b, size_t n) {
 #if defined(__SSE2__)
   if (n >= 16) {
     auto same16 = [&](size_t i) {
-      return _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(a + i)),
-                                              _mm_loadu_si128(reinterpret_cast<const __m128i*>(b + i))));
+      return _mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(a + i)),
+                            _mm_loadu_si128(reinterpret_cast<const __m128i*>(b + i)));
     };
-    int equal = 0xFFFF;
-    size_t i = 0;
-    for (; i + 16 <= n; i += 16) equal &= same16(i);
-    if (i < n) equal &= same16(n - 16);
-    return equal == 0xFFFF;
+    __m128i equal = _mm_and_si128(same16(0), same16(n - 16));
+    if (n > 32) equal = _mm_and_si128(equal, same16(16));  // a UUID key (40 bytes): three compares
+    for (size_t i = 32; i + 16 < n; i += 16) equal = _mm_and_si128(equal, same16(i));
+    return _mm_movemask_epi8(equal) == 0xFFFF;
   }
 #endif
   uint64_t diff = 0;
@@ -364,26 +364,57 @@ struct TimestampParser {
 // last hit is tried first, compared byte for byte with the key in place (no hashing, no copy).
 class GpuLookup {
  public:
+  // A GPU seen in this file: its key, its registry id, and the text of its last line from the
+  // start of the fast path's identity span through the key's separator (SmiCsvParser::fast_rows).
+  struct Known {
+    std::string key;
+    uint32_t id;
+    std::string span;
+  };
+  static constexpr size_t kMaxSpan = 64;  // the read buffers' slack: a span is compared in place
+
   GpuLookup(GpuRegistry& registry, std::string host) : registry_(registry), host_(std::move(host)) {}
   [[gnu::always_inline]] uint32_t id(std::string_view key) {
-    if (!known_.empty()) {
-      const size_t next = last_ + 1 == known_.size() ? 0 : last_ + 1;
-      if (same(known_[next].first, key)) return known_[last_ = next].second;
-    }
+    if (!known_.empty() && same(known_[next_].key, key)) return found(next_);
     return search(key);
   }
 
-  // Whether the text at k, up to `sep`, is the key expected next (that of the GPU after the last
-  // one): then `id` is its id and `after` one past `sep`. Reads nothing at or past `end`.
+  // The id of a key seen before, without registering a new one.
+  bool find(std::string_view key, uint32_t& id) {
+    for (size_t i = 0; i < known_.size(); ++i)
+      if (same(known_[i].key, key)) {
+        id = found(i);
+        return true;
+      }
+    return false;
+  }
+
+  // The GPU expected next (the one after the last found, in the order first seen), or nullptr.
+  [[gnu::always_inline]] const Known* expected() const { return count_ == 0 ? nullptr : &known_[next_]; }
+  // The expected GPU is the one this line names.
+  [[gnu::always_inline]] uint32_t take_expected() { return found(next_); }
+
+  // Whether the text at k, up to `sep`, is the key expected next: then `id` is its id and `after`
+  // one past `sep`. Reads nothing at or past `end`.
   [[gnu::always_inline]] bool next_is(const char* k, const char* end, char sep, uint32_t& id, const char*& after) {
     if (known_.empty()) return false;
-    const size_t next = last_ + 1 == known_.size() ? 0 : last_ + 1;
-    const std::string& key = known_[next].first;
+    const std::string& key = known_[next_].key;
     if (static_cast<size_t>(end - k) <= key.size() || k[key.size()] != sep || !bytes_equal(k, key.data(), key.size()))
       return false;
-    id = known_[last_ = next].second;
+    id = found(next_);
     after = k + key.size() + 1;
     return true;
+  }
+
+  // Forgets every identity span: they stand for the columns of one header.
+  void forget_spans() {
+    for (Known& k : known_) k.span.clear();
+  }
+
+  // Remembers [p, p + n) as the identity span of the GPU last found. Never one with a '\0': the
+  // sentinel at the end of the data must end any in-place compare.
+  void remember_span(const char* p, size_t n) {
+    if (n <= kMaxSpan && !std::memchr(p, '\0', n)) known_[last_].span.assign(p, n);
   }
 
  private:
@@ -391,19 +422,25 @@ class GpuLookup {
     return a.size() == b.size() && bytes_equal(a.data(), b.data(), b.size());
   }
 
-  uint32_t search(std::string_view key) {
-    for (size_t i = 0; i < known_.size(); ++i)
-      if (same(known_[i].first, key)) return known_[last_ = i].second;
-    uint32_t v = registry_.id(host_, std::string(key));
-    known_.emplace_back(std::string(key), v);
-    last_ = known_.size() - 1;
-    return v;
+  [[gnu::always_inline]] uint32_t found(size_t i) {
+    last_ = i;
+    next_ = i + 1 == count_ ? 0 : i + 1;
+    return known_[i].id;
   }
 
-  size_t last_ = 0;
+  uint32_t search(std::string_view key) {
+    uint32_t v = 0;
+    if (find(key, v)) return v;
+    v = registry_.id(host_, std::string(key));
+    known_.push_back({std::string(key), v, {}});
+    count_ = known_.size();
+    return found(count_ - 1);
+  }
+
+  size_t last_ = 0, next_ = 0, count_ = 0;  // count_: known_.size(), without a division by 72
   GpuRegistry& registry_;
   std::string host_;
-  std::vector<std::pair<std::string, uint32_t>> known_;
+  std::vector<Known> known_;
 };
 
 std::string host_of(const std::string& path) {
@@ -506,7 +543,7 @@ struct SeparatorBits {
 }
 
 // Reads every line of `src` into `parser`, in order: for_each_line for CSV. A line goes first to
-// parser.fast_row (nvidia-smi's usual form, parsed in place); when that declines, it is cut into
+// parser.fast_rows (nvidia-smi's usual form, parsed in place); when that declines, it is cut into
 // fields and given to parser.row with its number. A last line without a newline comes with
 // complete = false, so a truncated write can be told apart.
 template <class Parser>
@@ -530,15 +567,12 @@ bool for_each_csv_row(ByteSource& src, Parser& parser, int64_t& bytes, const Pro
       }
       return true;
     }
-    buf[filled] = '\0';  // the sentinel parser.fast_row relies on
+    buf[filled] = '\0';  // the sentinel parser.fast_rows relies on
     const char* p = buf.data();
     const char* const end = p + filled;
     while (p < end) {
-      if (const char* next = parser.fast_row(p, end)) {
-        ++line_no;
-        p = next;
-        continue;
-      }
+      p = parser.fast_rows(p, end, line_no);
+      if (p == end) break;
       const char* newline = split_line(p, end, row);
       if (!newline) break;
       parser.row(row, ++line_no, true);
@@ -560,19 +594,20 @@ bool for_each_csv_row(ByteSource& src, Parser& parser, int64_t& bytes, const Pro
   }
 }
 
-// The first ',' or '\n' at or after p, 16 bytes at a time (reads whole blocks: the buffers have
-// slack); `end` when there is none before it. The result may lie past `end`: callers check.
-[[gnu::always_inline]] inline const char* next_separator(const char* p, const char* end) {
+// The first ',' or byte up to '\n' (0x0A: '\n', '\0', '\t', other controls) at or after p, 16 bytes
+// at a time (reads whole blocks: the buffers have slack). The '\0' that for_each_csv_row puts
+// after the data ends the search there. A field with a control byte other than '\n' is thus cut
+// short, and its line left to the general path.
+[[gnu::always_inline]] inline const char* next_separator(const char* p) {
 #if defined(__SSE2__)
   const __m128i comma = _mm_set1_epi8(','), newline = _mm_set1_epi8('\n');
-  for (; p < end; p += 16) {
+  for (;; p += 16) {
     const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
-    if (const int bits = _mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, comma), _mm_cmpeq_epi8(v, newline))))
-      return p + std::countr_zero(static_cast<unsigned>(bits));
+    const __m128i hits = _mm_or_si128(_mm_cmpeq_epi8(v, comma), _mm_cmpeq_epi8(_mm_min_epu8(v, newline), v));
+    if (const int bits = _mm_movemask_epi8(hits)) return p + std::countr_zero(static_cast<unsigned>(bits));
   }
-  return end;
 #else
-  while (p < end && *p != ',' && *p != '\n') ++p;
+  while (*p != ',' && static_cast<unsigned char>(*p) > '\n') ++p;
   return p;
 #endif
 }
@@ -626,11 +661,13 @@ class SmiCsvParser {
         sink_(sink),
         stats_(stats),
         usage_only_(options.usage_metrics_only),
-        batch_(kBatch) {
+        batch_(kBatch),
+        usage_batch_(kBatch) {
     use(cols);
   }
 
   [[gnu::always_inline]] void row(const CsvRow& r, int64_t number, bool complete) {
+    if (usage_batched_ > 0) flush_usage();  // the fast path's readings came first
     ++stats_.lines;
     const std::string_view line = r.line();
     if (line.empty()) return;
@@ -657,128 +694,242 @@ class SmiCsvParser {
       return;
     }
     ++stats_.samples;
-    if (++batched_ == kBatch) flush();
+    if (++batched_ == kBatch) flush_samples();
   }
 
-  // One line in nvidia-smi's usual form, read in place: the columns are taken in order as the
-  // header planned (fast_plan_), each value checked up to its separator, the columns usage does
-  // not read stepped over unparsed. Returns one past the line's newline, or nullptr, having
-  // counted nothing, when the line differs in any way from that form (another number format,
-  // [N/A], a field too many or too few, a header, garbage, the end of the data): row() then takes
-  // it and gives the same result or the same report as for any line.
-  // A '\0' must stand at `end`: every check below rejects it, so a line cut by the end of the
-  // data is never taken for a whole one; the bytes after it are readable (the buffer's slack).
-  [[gnu::always_inline]] const char* fast_row(const char* p, const char* end) {
-    if (fast_plan_.empty() || static_cast<unsigned>(*p - '0') > 9) return nullptr;  // row() wants a digit first
-    Sample& s = batch_[batched_];  // only these five are ever set in usage_metrics_only mode
-    s.utilization_pct.reset();
-    s.memory_used_mib.reset();
-    s.temperature_c.reset();
-    for (const auto [column, sep] : fast_plan_) {
-      switch (column) {
-        case FastColumn::kTime: p = fast_time(p, end, sep, s.time_ms); break;
-        case FastColumn::kKey: p = fast_key(p, end, sep, s.gpu); break;
-        case FastColumn::kUtil: p = fast_value(p, sep, s.utilization_pct); break;
-        case FastColumn::kMem: p = fast_value(p, sep, s.memory_used_mib); break;
-        case FastColumn::kTemp: p = fast_value(p, sep, s.temperature_c); break;
-        case FastColumn::kSkip: p = field_end(p, end, sep); break;
-      }
-      if (!p) return nullptr;
+  // Lines in nvidia-smi's usual form, read in place from p on, for as long as they come: the
+  // columns are taken in order as the header planned (fast_plan_), each value checked up to its
+  // separator, the columns usage does not read stepped over unparsed. Returns the start of the
+  // first line it leaves to row() (or `end`), having counted the lines it read in `line_no`. A
+  // line is left to row() whole, nothing of it counted, when it differs in any way from that
+  // form (another number format, [N/A], a field too many or too few, a header, garbage, a GPU not
+  // seen before, the end of the data): row() gives the same result or the same report as for
+  // any line. A '\0' must stand at `end`: every check below rejects it, so a line cut by the end
+  // of the data is never taken for a whole one; the bytes after it are readable (the slack).
+  // Out of line: GCC inlines no function with a computed goto, and one call reads many lines.
+  [[gnu::noinline]] const char* fast_rows(const char* p, const char* const end, int64_t& line_no) {
+    if (fast_plan_.empty()) return p;
+    if (batched_ > 0) flush_samples();  // row()'s samples came first
+    // One handler per kind of step, each jumping straight to the next step's (labels as values,
+    // a GNU extension GCC and Clang have): no loop and no switch per column.
+    static const void* const kCode[] = {&&time, &&key, &&util, &&mem, &&temp, &&skip, &&skip_last, &&span, &&done};
+    static_assert(std::size(kCode) == static_cast<size_t>(FastColumn::kDone) + 1);
+    if (!fast_plan_.front().code)  // each step learns its handler's address once per plan
+      for (FastStep& st : fast_plan_) st.code = kCode[static_cast<int>(st.column)];
+    // Locals, not members, on the hot path: the compiler must assume that a store through `r`
+    // could change a member, and would load them again after each.
+    UsageReading* r = usage_batch_.data() + usage_batched_;
+    UsageReading* const r_end = usage_batch_.data() + kBatch;
+    FastStep* const plan = fast_plan_.data();
+    FastStep* step;
+    const char* line;
+    const char* span_start;  // where the identity span began, when it was read column by column
+    const char* span_end = nullptr;
+    int64_t lines = 0;
+  next_line:
+    line = p;
+    if (static_cast<unsigned>(*p - '0') > 9) goto stop;  // row() wants a digit first
+    step = plan;
+    span_start = nullptr;
+    goto* step->code;
+  time:
+    p = fast_time(p, end, step->sep, r->time_ms);
+    if (!p) goto stop;
+    goto*(++step)->code;
+  span:
+    // The same text as the expected GPU's last line from here through its key: the same GPU,
+    // and the columns stepped over would pass again. One compare instead of a step per column.
+    if (const GpuLookup::Known* k = gpus_.expected();
+        k && !k->span.empty() && bytes_equal(p, k->span.data(), k->span.size())) {
+      r->gpu = gpus_.take_expected();
+      p += k->span.size();
+      step += step->span_steps + 1;
+    } else {
+      span_start = p;
+      ++step;
     }
-    if (s.utilization_pct && *s.utilization_pct > 100) return nullptr;  // no sign: never below 0
-    if (key_ < 0) s.gpu = gpus_.id(std::string_view("0"));
-    ++stats_.lines;
-    ++stats_.samples;
-    if (++batched_ == kBatch) flush();
-    return p;
+    goto* step->code;
+  key:
+    p = fast_key(p, end, step->sep, r->gpu);
+    if (!p) goto stop;
+    span_end = p;
+    goto*(++step)->code;
+  util:
+    p = fast_value(p, *step, r->utilization_pct);
+    if (!p || r->utilization_pct > 100) goto stop;  // no sign: never below 0
+    goto*(++step)->code;
+  mem:
+    p = fast_value(p, *step, r->memory_used_mib);
+    if (!p) goto stop;
+    goto*(++step)->code;
+  temp:
+    p = fast_value(p, *step, r->temperature_c);
+    if (!p) goto stop;
+    goto*(++step)->code;
+  skip:
+    p = field_end(p, ',');
+    if (!p) goto stop;
+    goto*(++step)->code;
+  skip_last:
+    p = field_end(p, '\n');
+    if (!p) goto stop;
+    goto*(++step)->code;
+  done:
+    if (key_ < 0) r->gpu = gpus_.id(std::string_view("0"));
+    if (span_start) gpus_.remember_span(span_start, static_cast<size_t>(span_end - span_start));
+    ++lines;
+    if (++r == r_end) {
+      usage_batched_ = kBatch;
+      flush_usage();
+      r = usage_batch_.data();
+    }
+    if (p < end) goto next_line;
+    line = p;
+  stop:
+    usage_batched_ = static_cast<size_t>(r - usage_batch_.data());
+    line_no += lines;
+    return line;
   }
 
   // Hands the samples read so far to the sink; called at the end of the input.
   void flush() {
+    flush_usage();
+    flush_samples();
+  }
+
+ private:
+  static constexpr size_t kBatch = 256;  // samples handed to the sink at once (stay in L1/L2)
+
+  // A step of the fast path: a column (kTime … kSkipLast, the last column when stepped over);
+  // kSpan before the identity span, the key and the columns stepped over right before it,
+  // compared whole with the same GPU's last line; kDone after the last column.
+  enum class FastColumn : uint8_t { kTime, kKey, kUtil, kMem, kTemp, kSkip, kSkipLast, kSpan, kDone };
+  struct FastStep {
+    FastColumn column;
+    char sep;                // what ends the field: ',' or, for the last, '\n'
+    uint8_t span_steps = 0;  // kSpan: the columns it stands for, passed over when it matches
+    // A value's unit and separator as on the last line (" %,", " MiB,", "," …): the next line's
+    // usually match, one masked compare of a word instead of a test per unit.
+    uint8_t unit_size = 1;
+    uint64_t unit_text = 0, unit_mask = 0xFF;
+    const void* code = nullptr;  // the handler in fast_rows (its label's address), set there
+  };
+
+  void flush_samples() {
     if (batched_ > 0) sink_.add_batch(std::span<const Sample>(batch_.data(), batched_));
     batched_ = 0;
   }
 
- private:
-  static constexpr size_t kBatch = 256;
+  // The fast path counts its lines and samples here, a batch at a time.
+  void flush_usage() {
+    if (usage_batched_ == 0) return;
+    stats_.lines += static_cast<int64_t>(usage_batched_);
+    stats_.samples += static_cast<int64_t>(usage_batched_);
+    sink_.add_usage_batch(std::span<const UsageReading>(usage_batch_.data(), usage_batched_), present_);
+    usage_batched_ = 0;
+  }
 
   // Column `col` (none when negative) into `out`; false when it is not a number.
   [[gnu::always_inline]] static bool value(const CsvRow& r, int col, std::optional<float>& out) {
     return col < 0 || parse_value(r.field(col), out);
-  }  // samples handed to the sink at once (24 KB, stays in L1/L2)
+  }
 
   void use(SmiColumns cols) {
+    flush_usage();  // readings of the old plan carry its columns
     cols_ = cols;
     key_ = cols.uuid >= 0 ? cols.uuid : cols.index >= 0 ? cols.index : cols.bus_id;
     have_header_ = cols.count > 0;
+    present_ = {cols.util >= 0, cols.mem_used >= 0, cols.temp >= 0};
+    gpus_.forget_spans();
     // The fast path reads what hourly usage needs; the other modes go through row().
     fast_plan_.clear();
     if (!usage_only_ || !have_header_ || cols.count > kMaxFields) return;
-    for (int c = 0; c < cols.count; ++c)
-      fast_plan_.push_back({c == cols.timestamp  ? FastColumn::kTime
-                            : c == key_          ? FastColumn::kKey
-                            : c == cols.util     ? FastColumn::kUtil
-                            : c == cols.mem_used ? FastColumn::kMem
-                            : c == cols.temp     ? FastColumn::kTemp
-                                                 : FastColumn::kSkip,
-                            c + 1 == cols.count ? '\n' : ','});
+    auto kind = [&](int c) {
+      return c == cols.timestamp  ? FastColumn::kTime
+             : c == key_          ? FastColumn::kKey
+             : c == cols.util     ? FastColumn::kUtil
+             : c == cols.mem_used ? FastColumn::kMem
+             : c == cols.temp     ? FastColumn::kTemp
+                                  : FastColumn::kSkip;
+    };
+    // The identity span: the key and the columns stepped over right before it ("index, uuid").
+    int span_first = key_;
+    while (span_first > 0 && kind(span_first - 1) == FastColumn::kSkip) --span_first;
+    for (int c = 0; c < cols.count; ++c) {
+      if (key_ >= 0 && c == span_first)
+        fast_plan_.push_back({FastColumn::kSpan, ',', static_cast<uint8_t>(key_ - span_first + 1)});
+      const char sep = c + 1 == cols.count ? '\n' : ',';
+      const FastColumn k = kind(c);
+      fast_plan_.push_back({k == FastColumn::kSkip && sep == '\n' ? FastColumn::kSkipLast : k, sep});
+      fast_plan_.back().unit_text = static_cast<unsigned char>(sep);  // until a unit is seen: none
+    }
+    fast_plan_.push_back({FastColumn::kDone, '\n'});
   }
 
-  // One past the separator that ends the field at p, if it is `sep` and before `end`. A '\r'
-  // before the newline is left to row(), which drops it from the line.
-  [[gnu::always_inline]] static const char* field_end(const char* p, const char* end, char sep) {
-    const char* q = next_separator(p, end);
-    if (q >= end || *q != sep || (sep == '\n' && q > p && q[-1] == '\r')) return nullptr;
+  // One past the separator that ends the field at p, if it is `sep` (the '\0' after the data is
+  // none). A '\r' before the newline is left to row(), which drops it from the line.
+  [[gnu::always_inline]] static const char* field_end(const char* p, char sep) {
+    const char* q = next_separator(p);
+    if (*q != sep || (sep == '\n' && q > p && q[-1] == '\r')) return nullptr;
     return q + 1;
   }
 
   // A whole number as parse_value's inline case reads it (one optional space, up to 8 digits, no
-  // unit or " %", " W", " C", " MiB", " MHz"), then `sep`. One past `sep`, or nullptr.
-  [[gnu::always_inline]] static const char* fast_value(const char* p, char sep, std::optional<float>& out) {
+  // unit or " %", " W", " C", " MiB", " MHz"), then the step's separator. One past it, or nullptr.
+  [[gnu::always_inline]] static const char* fast_value(const char* p, FastStep& step, float& out) {
     if constexpr (std::endian::native != std::endian::little) {
       return nullptr;
     } else {
       const char* digits = p + (*p == ' ');
       uint32_t v = 0;
       const int n = leading_digits(digits, v);
+      if (n == 0) return nullptr;
       const char* u = digits + n;
       const char* after = nullptr;
-      if (n == 0) return nullptr;
-      if (u[0] == sep) {
-        after = u + 1;
-      } else if (u[0] == ' ' && (u[1] == '%' || u[1] == 'W' || u[1] == 'C') && u[2] == sep) {
-        after = u + 3;
+      if ((load64(u) & step.unit_mask) == step.unit_text) {
+        after = u + step.unit_size;
       } else {
-        uint32_t unit;
-        std::memcpy(&unit, u, 4);
-        constexpr uint32_t kMiB = ' ' | 'M' << 8 | 'i' << 16 | 'B' << 24, kMHz = ' ' | 'M' << 8 | 'H' << 16 | 'z' << 24;
-        if ((unit != kMiB && unit != kMHz) || u[4] != sep) return nullptr;
-        after = u + 5;
+        after = unit_and_separator(u, step.sep);
+        if (!after) return nullptr;
+        step.unit_size = static_cast<uint8_t>(after - u);  // 1, 3 or 5: a mask below 64 bits
+        step.unit_mask = (uint64_t{1} << (8 * step.unit_size)) - 1;
+        step.unit_text = load64(u) & step.unit_mask;
       }
       out = static_cast<float>(v);
       return after;
     }
   }
 
+  // One past `sep` after nothing or one of the units parse_value's inline case accepts, or nullptr.
+  static const char* unit_and_separator(const char* u, char sep) {
+    if (u[0] == sep) return u + 1;
+    if (u[0] == ' ' && (u[1] == '%' || u[1] == 'W' || u[1] == 'C') && u[2] == sep) return u + 3;
+    uint32_t unit;
+    std::memcpy(&unit, u, 4);
+    constexpr uint32_t kMiB = ' ' | 'M' << 8 | 'i' << 16 | 'B' << 24, kMHz = ' ' | 'M' << 8 | 'H' << 16 | 'z' << 24;
+    return (unit == kMiB || unit == kMHz) && u[4] == sep ? u + 5 : nullptr;
+  }
+
   // The timestamp: the same text as the previous line's (a compare), else parsed.
   [[gnu::always_inline]] const char* fast_time(const char* p, const char* end, char sep, int64_t& ms) {
     const char* t = p + (*p == ' ');  // not the first column: after ", "
     const size_t n = time_.last_size;
-    if (n != 0 && t[n] == sep && bytes_equal(t, time_.last, n)) {  // n <= 32: within the slack
+    if (n != 0 && t + n < end && t[n] == sep && bytes_equal(t, time_.last, n)) {  // n <= 32: within the slack
       ms = time_.last_ms;
       return t + n + 1;
     }
-    const char* after = field_end(p, end, sep);
+    const char* after = field_end(p, sep);
     if (!after || !time_.parse(std::string_view(p, static_cast<size_t>(after - 1 - p)), ms)) return nullptr;
     return after;
   }
 
-  // The GPU: the key expected next in the cycle (a compare in place), else looked up.
+  // The GPU: the key expected next in the cycle (a compare in place), else one seen before. A GPU
+  // not seen before is left to row(), so that it is registered only when its line is read.
   [[gnu::always_inline]] const char* fast_key(const char* p, const char* end, char sep, uint32_t& gpu) {
     const char* after = nullptr;
     if (gpus_.next_is(p + (*p == ' '), end, sep, gpu, after)) return after;
-    after = field_end(p, end, sep);
-    if (after) gpu = gpus_.id(trim(std::string_view(p, static_cast<size_t>(after - 1 - p))));
+    after = field_end(p, sep);
+    if (after && !gpus_.find(trim(std::string_view(p, static_cast<size_t>(after - 1 - p))), gpu)) return nullptr;
     return after;
   }
 
@@ -809,14 +960,12 @@ class SmiCsvParser {
   int key_ = -1;  // the column that names the GPU: uuid, else index, else pci.bus_id
   bool have_header_ = false;
   TimestampParser time_;
-  std::vector<Sample> batch_;
+  std::vector<Sample> batch_;  // row()'s samples
   size_t batched_ = 0;
-  enum class FastColumn : uint8_t { kTime, kKey, kUtil, kMem, kTemp, kSkip };
-  struct FastStep {
-    FastColumn column;
-    char sep;  // what ends the field: ',' or, for the last, '\n'
-  };
-  std::vector<FastStep> fast_plan_;  // per column; empty: every line goes through row()
+  std::vector<UsageReading> usage_batch_;  // fast_rows()'s readings
+  size_t usage_batched_ = 0;
+  UsagePresent present_;  // which of them the columns give
+  std::vector<FastStep> fast_plan_;  // per column, then kDone; empty: every line goes through row()
 };
 
 // Reads nvidia-smi CSV from `src` through `parser`, and hands over the last samples.
@@ -1105,6 +1254,24 @@ bool is_gzip_file(const std::string& path) {
   bool gz = ::read(fd, magic, 2) == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
   ::close(fd);
   return gz;
+}
+
+void SampleSink::add_usage_batch(std::span<const UsageReading> readings, UsagePresent present) {
+  Sample samples[64];
+  size_t n = 0;
+  for (const UsageReading& r : readings) {
+    Sample& s = samples[n] = Sample{};
+    s.time_ms = r.time_ms;
+    s.gpu = r.gpu;
+    if (present.utilization) s.utilization_pct = r.utilization_pct;
+    if (present.memory_used) s.memory_used_mib = r.memory_used_mib;
+    if (present.temperature) s.temperature_c = r.temperature_c;
+    if (++n == std::size(samples)) {
+      add_batch(std::span<const Sample>(samples, n));
+      n = 0;
+    }
+  }
+  if (n > 0) add_batch(std::span<const Sample>(samples, n));
 }
 
 uint32_t GpuRegistry::id(const std::string& host, const std::string& gpu) {

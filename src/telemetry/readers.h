@@ -49,6 +49,20 @@ struct ReadStats {
 
 enum class SourceFormat { kAuto, kSmiCsv, kDmon, kPromText };
 
+// The readings hourly usage needs of one sample, as the nvidia-smi CSV reader's fast path hands
+// them over (ReadOptions::usage_metrics_only): a Sample less everything else, 24 bytes not 88.
+struct UsageReading {
+  int64_t time_ms = 0;
+  uint32_t gpu = 0;
+  float utilization_pct = 0, memory_used_mib = 0, temperature_c = 0;
+};
+
+// Which of a batch's UsageReadings hold a value: the same for every reading of a batch (a column
+// the log has); the others are nullopt in the Samples they stand for.
+struct UsagePresent {
+  bool utilization = false, memory_used = false, temperature = false;
+};
+
 class SampleSink {
  public:
   virtual ~SampleSink() = default;
@@ -58,6 +72,9 @@ class SampleSink {
   virtual void add_batch(std::span<const Sample> samples) {
     for (const Sample& s : samples) add(s);
   }
+  // The same as add_batch of the Samples these readings stand for (this default does just that),
+  // in reading order with the Samples of add and add_batch.
+  virtual void add_usage_batch(std::span<const UsageReading> readings, UsagePresent present);
 };
 
 // What a log cannot say about itself. dmon without -o DT prints no time: its samples are

@@ -209,6 +209,10 @@ TEST(ReadersTest, UsageFastPathAgreesWithTheGeneralPath) {
       "2024/05/01 12:00:02.000, 2, GPU-cccc, 101 %, 1 MiB, 81920 MiB, 30, 1 W\n"        // out of range
       "2024/05/01 12:00:02.000, 2, GPU-cccc, 9 %, 1 MiB, 81920 MiB, 30\n"               // a field missing
       "2024/05/01 12:00:02.000, 2, GPU-cccc, 9 %, 1 MiB, 81920 MiB, 30, 1 W, 5\n"       // one too many
+      "2024/05/01 12:00:02.000, 3, GPU-dddd, 9 %, 1 MiB, 81920 MiB, 30, 1 W, 5\n"       // a new GPU, skipped
+      "2024/05/01 12:00:02.500, 7, GPU-aaaa, 6 %, 7 MiB, 81920 MiB, 35, 1 W\n"          // another index
+      "2024/05/01 12:00:02.600,\t0, GPU-aaaa, 5 %, 8 MiB, 81920 MiB, 36, 1 W\n"         // a tab
+      "2024/05/01 12:00:02.700, 0, GPU-aaaa, 4, 9 MiB, 81920 MiB, 37 C, 1 W\n"          // units change
       "2024/05/01 12:00:02.000, 2, GPU-cccc, 9 %%, 1 MiB, 81920 MiB, 30, 1 W\n"         // a bad unit
       "2024/05/01 12:00:02.000, 2, GPU-cccc, 123456789 %, 1 MiB, 81920 MiB, 30, 1 W\n"  // 9 digits
       "2024/05/01 12:00:03, 2, GPU-cccc, 10 %, 2 MiB, 81920 MiB, 31, 1 W\n"             // no milliseconds
@@ -228,7 +232,7 @@ TEST(ReadersTest, UsageFastPathAgreesWithTheGeneralPath) {
     return r;
   };
   Read fast = read_with(true), general = read_with(false);
-  ASSERT_EQ(fast.samples.size(), 9u);
+  ASSERT_EQ(fast.samples.size(), 12u);
   ASSERT_EQ(general.samples.size(), fast.samples.size());
   for (size_t i = 0; i < fast.samples.size(); ++i) {
     SCOPED_TRACE(i);
@@ -240,9 +244,9 @@ TEST(ReadersTest, UsageFastPathAgreesWithTheGeneralPath) {
   }
   EXPECT_EQ(fast.gpus.names(), (std::vector<std::string>{"mix/GPU-aaaa", "mix/GPU-bbbb", "mix/GPU-cccc"}));
   EXPECT_EQ(fast.gpus.names(), general.gpus.names());
-  EXPECT_EQ(fast.stats.lines, 16);
-  EXPECT_EQ(general.stats.lines, 16);
-  ASSERT_EQ(fast.stats.skipped_count, 6);
+  EXPECT_EQ(fast.stats.lines, 20);
+  EXPECT_EQ(general.stats.lines, 20);
+  ASSERT_EQ(fast.stats.skipped_count, 7);
   ASSERT_EQ(general.stats.skipped.size(), fast.stats.skipped.size());
   for (size_t i = 0; i < fast.stats.skipped.size(); ++i) {
     EXPECT_EQ(fast.stats.skipped[i].line, general.stats.skipped[i].line);
@@ -256,10 +260,43 @@ TEST(ReadersTest, UsageFastPathAgreesWithTheGeneralPath) {
   EXPECT_EQ(fast.samples[3].utilization_pct, 12.5f);
   EXPECT_EQ(fast.samples[4].temperature_c, 33.0f);  // the CRLF line
   EXPECT_EQ(fast.samples[5].gpu, 0u);               // " GPU-aaaa " trimmed
-  EXPECT_EQ(fast.samples[6].time_ms, kNoon + 3000);
-  EXPECT_EQ(fast.samples[7].time_ms, kNoon + 3600000 + 1);
-  EXPECT_EQ(fast.samples[7].memory_used_mib, 3.0f);
-  EXPECT_EQ(fast.samples[8].utilization_pct, 11.0f);  // the unterminated last line
+  EXPECT_EQ(fast.samples[6].gpu, 0u);  // GPU-aaaa whatever its index
+  EXPECT_EQ(fast.samples[6].memory_used_mib, 7.0f);
+  EXPECT_EQ(fast.samples[7].time_ms, kNoon + 2600);  // the tab
+  EXPECT_EQ(fast.samples[7].utilization_pct, 5.0f);
+  EXPECT_EQ(fast.samples[8].utilization_pct, 4.0f);  // no unit after one
+  EXPECT_EQ(fast.samples[8].temperature_c, 37.0f);
+  EXPECT_EQ(fast.samples[9].time_ms, kNoon + 3000);
+  EXPECT_EQ(fast.samples[10].time_ms, kNoon + 3600000 + 1);
+  EXPECT_EQ(fast.samples[10].memory_used_mib, 3.0f);
+  EXPECT_EQ(fast.samples[11].utilization_pct, 11.0f);  // the unterminated last line
+}
+
+// The fast path remembers each GPU's "index, uuid" text as the header laid it out: after a new
+// header with other columns, a line that would match it must still be read by the new header.
+TEST(ReadersTest, UsageFastPathForgetsTheOldLayoutAtANewHeader) {
+  const std::string text =
+      "timestamp, index, uuid, utilization.gpu [%], memory.used [MiB]\n"
+      "2024/05/01 12:00:00.000, 0, GPU-aaaa, 5 %, 6 MiB\n"
+      "2024/05/01 12:00:01.000, 0, GPU-aaaa, 5 %, 6 MiB\n"
+      "timestamp, uuid, utilization.gpu [%], memory.used [MiB]\n"
+      "2024/05/01 12:00:02.000, 0, GPU-aaaa, 5 %, 6 MiB\n"  // a field too many for this header
+      "2024/05/01 12:00:03.000, GPU-aaaa, 7 %, 8 MiB\n";
+  const std::string path = write_file(temp_dir(), "relayout.csv", text);
+  for (bool usage_only : {true, false}) {
+    SCOPED_TRACE(usage_only);
+    GpuRegistry gpus;
+    Collect c;
+    ReadOptions options;
+    options.usage_metrics_only = usage_only;
+    auto stats = read_samples(path, SourceFormat::kSmiCsv, gpus, c, {}, options);
+    ASSERT_TRUE(stats.ok());
+    ASSERT_EQ(c.samples.size(), 3u);
+    EXPECT_EQ(c.samples[2].utilization_pct, 7.0f);
+    ASSERT_EQ(stats->skipped.size(), 1u);
+    EXPECT_EQ(stats->skipped[0].line, 5);
+    EXPECT_EQ(stats->skipped[0].reason, "expected 4 fields, found 5");
+  }
 }
 
 // Lines cut by the 1 MiB read buffer: the fast path must never read a line's continuation from
@@ -287,6 +324,38 @@ TEST(HourlyTest, UsageFastPathAcrossReadBuffers) {
   EXPECT_EQ(a.util_sum, static_cast<double>(util_sum));
   EXPECT_EQ(a.mem_sum, static_cast<double>(mem_sum));
   EXPECT_EQ(a.temp_max, 89.0f);
+}
+
+// The same with GPU keys: the fast path compares each line's "index, uuid" with the same GPU's
+// last line in place, and must never match across the end of the data in the buffer either.
+TEST(HourlyTest, UsageFastPathWithGpuKeysAcrossReadBuffers) {
+  std::string text = "timestamp, index, uuid, utilization.gpu [%], memory.used [MiB], temperature.gpu\n";
+  const char* const kUuids[] = {"GPU-f62dd891-6387-443f-0000-8d024de6660f", "GPU-2846ace1-8f27-24ed-0001-121df486adba"};
+  int64_t util_sum[2] = {}, mem_sum[2] = {};
+  for (int i = 0; i < 30000; ++i) {  // 15,000 rounds of 2 GPUs, one every 0.2 s: all within one hour
+    const int g = i % 2, round = i / 2, util = i * 7 % 101, mem = i * 37 % 100000;
+    util_sum[g] += util;
+    mem_sum[g] += mem;
+    char line[160];
+    std::snprintf(line, sizeof line, "2024/05/01 12:%02d:%02d.%03d, %d, %s, %d %%, %d MiB, %d\n", round / 300 % 60,
+                  round / 5 % 60, round % 5 * 200, g, kUuids[g], util, mem, 20 + i % 70);
+    text += line;
+  }
+  ASSERT_GT(text.size(), 2u << 20);
+  auto data = read_hourly({write_file(temp_dir(), "keys.csv", text)}, SourceFormat::kSmiCsv);
+  ASSERT_TRUE(data.ok());
+  EXPECT_EQ(data->stats.skipped_count, 0);
+  EXPECT_EQ(data->stats.duplicates, 0);
+  ASSERT_EQ(data->gpus.size(), 2u);
+  ASSERT_EQ(data->hours.size(), 1u);
+  for (size_t g = 0; g < 2; ++g) {
+    SCOPED_TRACE(g);
+    const HourAcc& a = data->hours.begin()->second.at(g);
+    const size_t uuid = data->gpus[g].find(kUuids[0]) != std::string::npos ? 0 : 1;
+    EXPECT_EQ(a.count, 15000u);
+    EXPECT_EQ(a.util_sum, static_cast<double>(util_sum[uuid]));
+    EXPECT_EQ(a.mem_sum, static_cast<double>(mem_sum[uuid]));
+  }
 }
 
 TEST(ReadersTest, DmonWithoutTimestampsSaysToUseDT) {
