@@ -140,11 +140,12 @@ double LogSummary::hours() const {
   return (last - first) / 3.6e6;
 }
 
-Result<LogSummary> summarise_log(const std::string& path, const catalog::Catalog& catalog) {
+Result<LogSummary> summarise_log(const std::string& path, const catalog::Catalog& catalog,
+                                 const telemetry::Progress& progress) {
   telemetry::GpuRegistry registry;
   LogSummariser summariser(path, catalog.threshold("accept.soak.min_utilization_pct"),
                            catalog.threshold("accept.soak.max_temperature_c"));
-  auto stats = telemetry::read_samples(path, telemetry::SourceFormat::kAuto, registry, summariser);
+  auto stats = telemetry::read_samples(path, telemetry::SourceFormat::kAuto, registry, summariser, progress);
   if (!stats) return stats.error();
   return summariser.finish(registry, *stats);
 }

@@ -89,7 +89,8 @@ class LogSummariser : public telemetry::SampleSink {
   std::vector<Acc> acc_;
 };
 // Reads a log through the telemetry readers and summarises it.
-Result<LogSummary> summarise_log(const std::string& path, const catalog::Catalog& catalog);
+Result<LogSummary> summarise_log(const std::string& path, const catalog::Catalog& catalog,
+                                 const telemetry::Progress& progress = {});
 
 struct FirmwareImage {
   std::string path;    // as given

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
@@ -50,6 +51,14 @@ int emit(const std::string& text, const std::string& output) {
   if (!out) return bad_input(Error{output, 0, "--output", "cannot write the report"});
   std::cerr << "gpuplan: wrote " << output << "\n";
   return kOk;
+}
+
+telemetry::Progress progress_bar(bool quiet) {
+  if (quiet || !isatty(STDERR_FILENO)) return {};
+  return [](int64_t done, int64_t total) {
+    if (total > 0) std::fprintf(stderr, "\rreading: %3.0f%% (%.2f of %.2f GB)", 100.0 * done / total, done / 1e9, total / 1e9);
+    if (done >= total) std::fprintf(stderr, "\r%60s\r", "");
+  };
 }
 
 }  // namespace gpuplan::cli

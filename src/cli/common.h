@@ -8,6 +8,7 @@
 #include "catalog/catalog.h"
 #include "core/error.h"
 #include "report/render.h"
+#include "telemetry/readers.h"
 
 namespace gpuplan::cli {
 
@@ -34,6 +35,9 @@ int bad_input(const Error& e);
 
 // Builds the context every verb needs; prints the problem and returns false on bad input.
 bool make_context(const Common& common, Context& ctx, int& exit_code, bool html_ok = false);
+
+// A progress bar on standard error for long reads, when it is a terminal and not `quiet`.
+telemetry::Progress progress_bar(bool quiet);
 
 // Prints a report, or writes it to `output` when one is given.
 int emit(const std::string& text, const std::string& output);

@@ -299,7 +299,7 @@ int run_accept(const Common& common, const HostVerbs::Args& a) {
 
   auto summarise = [&](const std::string& path, const char* flag, std::optional<accept::LogSummary>& out) -> int {
     if (path.empty()) return kOk;
-    auto s = accept::summarise_log(path, ctx.catalog);
+    auto s = accept::summarise_log(path, ctx.catalog, progress_bar(false));
     if (!s) return bad_input(Error{s.error().file, s.error().line, s.error().field.empty() ? flag : s.error().field, s.error().message});
     for (const auto& skip : s->stats.skipped)
       std::cerr << "gpuplan: " << skip.file << ":" << skip.line << ": skipped: " << skip.reason << "\n";

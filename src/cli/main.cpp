@@ -242,13 +242,6 @@ std::optional<int64_t> parse_time(const std::string& s) {
   return std::nullopt;
 }
 
-telemetry::Progress progress_bar(bool quiet) {
-  if (quiet || !isatty(STDERR_FILENO)) return {};
-  return [](int64_t done, int64_t total) {
-    if (total > 0) std::fprintf(stderr, "\rreading: %3.0f%% (%.2f of %.2f GB)", 100.0 * done / total, done / 1e9, total / 1e9);
-    if (done >= total) std::fprintf(stderr, "\r%60s\r", "");
-  };
-}
 
 int run_usage(const Common& common, const UsageArgs& a) {
   Context ctx;
