@@ -423,9 +423,13 @@ int run_accept(const Common& common, const HostVerbs::Args& a) {
     else if (!view.kernel_log_source.empty()) items.push_back({"captures/kernel.log", {}, view.kernel_log_text});
     if (!view.nvml_json.empty()) items.push_back({"captures/nvml.json", {}, view.nvml_json});
     for (const auto& [tool, out] : view.tool_outputs) items.push_back({"captures/tools/" + tool, {}, out});
-    for (const auto& file : view.fs.files_read())
-      if (file.rfind(kCaptureDir, 0) != 0)
-        if (auto content = view.fs.read(file)) items.push_back({"host" + file, {}, *content});
+    // The bytes the checks judged (a live AER or ECC counter may have moved since).
+    for (const auto& file : view.fs.files_read()) {
+      if (file.rfind(kCaptureDir, 0) == 0) continue;
+      auto content = view.fs.first_read(file);
+      if (!content) content = read_file(view.fs.real(file));
+      if (content) items.push_back({"host" + file, {}, *content});
+    }
     report::Style plain = ctx.style;
     plain.colour = false;
     items.push_back({"report.json", {}, report::json_text(report::accept_json(report))});

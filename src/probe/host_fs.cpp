@@ -133,7 +133,7 @@ std::optional<std::string> HostFs::read(std::string_view host_path) const {
     text.append(buf, static_cast<size_t>(n));
   }
   ::close(fd);
-  remember(*resolved);
+  remember(*resolved, text);
   return text;
 }
 
@@ -160,9 +160,17 @@ std::vector<std::string> HostFs::list(std::string_view host_dir) const {
   return names;
 }
 
-void HostFs::remember(std::string_view host_path) const {
+void HostFs::remember(std::string_view host_path, const std::string& text) const {
   std::string path(host_path);
-  if (files_seen_.insert(path).second) files_read_.push_back(std::move(path));
+  auto [it, first] = first_reads_.try_emplace(path);
+  if (!first) return;
+  if (text.size() <= kMaxKeptBytes) it->second = text;
+  files_read_.push_back(std::move(path));
+}
+
+std::optional<std::string> HostFs::first_read(const std::string& resolved_host_path) const {
+  auto it = first_reads_.find(resolved_host_path);
+  return it == first_reads_.end() ? std::nullopt : it->second;
 }
 
 }  // namespace gpuplan::probe

@@ -13,6 +13,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <unordered_set>
 #include <utility>
 #include <vector>
@@ -51,17 +52,23 @@ class HostFs {
   // Host paths of the files read so far (not directories), in first-read order. A file read
   // through links is recorded at the path it resolved to; `links_followed` says how to get there.
   const std::vector<std::string>& files_read() const { return files_read_; }
+  // What the first read of a file in files_read() returned, so evidence holds the bytes a check
+  // judged even when a live counter has moved since; nullopt for files over kMaxKeptBytes (a
+  // kernel log), which the caller copies from where it keeps them.
+  std::optional<std::string> first_read(const std::string& resolved_host_path) const;
+  static constexpr size_t kMaxKeptBytes = size_t{1} << 20;  // sysfs and procfs attributes are far smaller
+
   // Every link followed so far, once, in first-use order: (host path of the link, its target as
   // written), so a snapshot can recreate the links a check went through.
   const std::vector<std::pair<std::string, std::string>>& links_followed() const { return links_followed_; }
 
  private:
-  void remember(std::string_view host_path) const;
+  void remember(std::string_view host_path, const std::string& text) const;
 
   std::string root_;
   size_t max_read_bytes_;
   mutable std::vector<std::string> files_read_;
-  mutable std::unordered_set<std::string> files_seen_;
+  mutable std::unordered_map<std::string, std::optional<std::string>> first_reads_;  // also "seen"
   mutable std::vector<std::pair<std::string, std::string>> links_followed_;
   mutable std::unordered_set<std::string> links_seen_;
 };

@@ -130,6 +130,12 @@ class SnapshotWriter {
  private:
   void add_file_from_host(const std::string& host_path, const std::string& real) {
     if (added_.count(host_path)) return;
+    // What the probe read, when it kept it: the snapshot then holds what the checks will judge.
+    if (auto kept = fs_.first_read(host_path)) {
+      add_file(host_path.substr(1), *kept);
+      added_.insert(host_path);
+      return;
+    }
     // sysfs files claim 4096 bytes whatever they hold: read to the end instead of trusting st_size.
     std::ifstream in(real, std::ios::binary);
     if (!in) return;

@@ -186,5 +186,23 @@ TEST(HostFsTest, ListIsSortedFollowsLinksAndIsEmptyWhenMissing) {
   EXPECT_TRUE(host.list("/sys/class/nothing").empty());
 }
 
+TEST(HostFsTest, FirstReadKeepsTheBytesACheckSaw) {
+  // A live AER counter moves between the check and the evidence: evidence wants the first bytes.
+  Tree t;
+  t.file("/sys/devices/x/aer_dev_correctable", "TOTAL_ERR_COR 0\n");
+  HostFs host(t.root());
+  EXPECT_EQ(host.read("/sys/devices/x/aer_dev_correctable"), "TOTAL_ERR_COR 0\n");
+  t.file("/sys/devices/x/aer_dev_correctable", "TOTAL_ERR_COR 5\n");
+  EXPECT_EQ(host.read("/sys/devices/x/aer_dev_correctable"), "TOTAL_ERR_COR 5\n");
+  EXPECT_EQ(host.first_read("/sys/devices/x/aer_dev_correctable"), "TOTAL_ERR_COR 0\n");
+  EXPECT_EQ(host.files_read(), std::vector<std::string>{"/sys/devices/x/aer_dev_correctable"});
+  EXPECT_FALSE(host.first_read("/sys/devices/x/never_read"));
+  // Over 1 MiB (a kernel log) is listed as read but not kept.
+  t.file("/gpuplan/kernel.log", std::string(HostFs::kMaxKeptBytes + 1, 'k'));
+  ASSERT_TRUE(host.read("/gpuplan/kernel.log"));
+  EXPECT_EQ(host.files_read().size(), 2u);
+  EXPECT_FALSE(host.first_read("/gpuplan/kernel.log"));
+}
+
 }  // namespace
 }  // namespace gpuplan::probe
