@@ -61,6 +61,7 @@ void LogSummariser::add(const telemetry::Sample& x) {
   ++s.samples;
   s.first_ms = std::min(s.first_ms, x.time_ms);
   s.last_ms = std::max(s.last_ms, x.time_ms);
+  if (x.power_w) ++s.power_samples;
   if (x.temperature_c) {
     double t = *x.temperature_c;
     if (!s.max_temperature_c || t > *s.max_temperature_c) {
@@ -832,11 +833,14 @@ void check_load(const AcceptInputs& in, const Catalog& cat, Check& c) {
       problems.push_back(fmt::format("{} memory grew {} MB/h, above {} MB/h", g.gpu, num(mb, 1), num(max_growth)));
     }
   }
-  const double hours = log.hours();
-  if (hours < hours_needed) {
-    raise(c.status, Status::kWarn);
-    problems.push_back(
-        fmt::format("the load log spans {} h, not the {} h test (not long enough)", num(hours, 1), num(hours_needed)));
+  // Each GPU must have run the whole test, as in the soak.
+  for (const auto& g : log.gpus) {
+    const double hours = span_hours(g);
+    if (hours < hours_needed) {
+      raise(c.status, Status::kWarn);
+      problems.push_back(fmt::format("{} spans {} h of the load log, not the {} h test (not long enough)", g.gpu,
+                                     num(hours, 1), num(hours_needed)));
+    }
   }
   for (const auto& [file, s] : in.smart) {
     c.evidence.push_back(fmt::format("{}: {} {} serial {} firmware {}: percentage used {}, media errors {}", file,
@@ -870,7 +874,7 @@ void check_load(const AcceptInputs& in, const Catalog& cat, Check& c) {
   c.detail =
       problems.empty()
           ? fmt::format("{} GPUs over {} h, memory growth at most {} MB/h; NVMe wear and PCIe replays within limits.",
-                        log.gpus.size(), num(hours, 1), num(max_growth))
+                        log.gpus.size(), num(log.hours(), 1), num(max_growth))
           : join(problems) + ".";
   if (!good.empty()) c.detail += " Note: " + join(good) + ".";
 }
@@ -1104,6 +1108,21 @@ void check_health_archive(const AcceptInputs& in, const Catalog& cat, Check& c) 
                                      num(g.ecc_corrected_first.value_or(0)), num(g.ecc_corrected_last.value_or(0)),
                                      clock_time(*g.ecc_corrected_first_rise_ms)));
     }
+  }
+  // G12 keeps memory, power and temperature besides ECC: name what the archive lacks.
+  std::vector<std::string> missing;
+  auto lacks = [&](auto has_metric, const char* metric) {
+    if (std::any_of(log.gpus.begin(), log.gpus.end(), [&](const GpuLogSummary& g) { return !has_metric(g); }))
+      missing.push_back(metric);
+  };
+  lacks([](const GpuLogSummary& g) { return g.memory_first_mib.has_value(); }, "memory");
+  lacks([](const GpuLogSummary& g) { return g.power_samples > 0; }, "power");
+  lacks([](const GpuLogSummary& g) { return g.max_temperature_c.has_value(); }, "temperature");
+  if (!missing.empty()) {
+    raise(c.status, Status::kWarn);
+    problems.push_back(fmt::format("the archive lacks {} samples for some GPUs (G12 keeps memory, power, "
+                                   "temperature and ECC: nvidia-smi dmon -s pmue -d 5)",
+                                   fmt::join(missing, ", ")));
   }
   if (!any_ecc) {
     raise(c.status, Status::kWarn);

@@ -54,6 +54,7 @@ struct GpuLogSummary {
   std::optional<double> min_utilization_pct;
   int64_t min_utilization_ms = 0;
   int64_t utilization_samples = 0;
+  int64_t power_samples = 0;
   int64_t samples_below_utilization = 0;  // below accept.soak.min_utilization_pct
   int64_t samples_above_temperature = 0;  // above accept.soak.max_temperature_c
   // Least-squares slope of memory used over time, MiB per hour (needs ≥ 2 samples over > 0 s).

@@ -119,7 +119,8 @@ struct LogBuilder {
   LogSummariser summariser{"soak.csv", 95, 85};
   telemetry::ReadStats stats;
   void add(const std::string& gpu, int64_t t, std::optional<float> util, std::optional<float> temp,
-           std::optional<float> mem = {}, std::optional<float> ecc_c = {}, std::optional<float> ecc_u = {}) {
+           std::optional<float> mem = {}, std::optional<float> ecc_c = {}, std::optional<float> ecc_u = {},
+           std::optional<float> power = {}) {
     telemetry::Sample s;
     s.time_ms = t;
     s.gpu = registry.id("gpu01", gpu);
@@ -128,6 +129,7 @@ struct LogBuilder {
     s.memory_used_mib = mem;
     s.ecc_corrected = ecc_c;
     s.ecc_uncorrected = ecc_u;
+    s.power_w = power;
     summariser.add(s);
     ++stats.samples;
   }
@@ -475,7 +477,22 @@ TEST(AcceptTest, SteadyMemoryOverADayPassesAndShortRunWarns) {
   in.load = load_log(40, 12);
   Check short_run = run(in, "load");
   EXPECT_EQ(short_run.status, Status::kWarn);
-  EXPECT_TRUE(has(short_run.detail, "spans 12.0 h, not the 24 h test")) << short_run.detail;
+  EXPECT_TRUE(has(short_run.detail, "gpu01/0 spans 12.0 h of the load log, not the 24 h test")) << short_run.detail;
+}
+
+TEST(AcceptTest, LoadJudgesEachGpusOwnSpan) {
+  // gpu01/0 ran 0–24 h, gpu01/1 only 18–24 h: the log spans 24 h, gpu01/1 only 6 h. Both steady.
+  LogBuilder b;
+  for (int h = 0; h <= 24; ++h) {
+    b.add("0", kMay6Ten + h * kHour, 99, 75, 20000);
+    if (h >= 18) b.add("1", kMay6Ten + h * kHour, 99, 75, 20000);
+  }
+  AcceptInputs in;
+  in.load = b.finish();
+  Check c = run(in, "load");
+  EXPECT_EQ(c.status, Status::kWarn) << c.detail;
+  EXPECT_TRUE(has(c.detail, "gpu01/1 spans 6.0 h of the load log, not the 24 h test")) << c.detail;
+  EXPECT_FALSE(has(c.detail, "gpu01/0 spans")) << c.detail;
 }
 
 TEST(AcceptTest, WornOrErroringNvmeFailsTheLoadTest) {
@@ -643,14 +660,23 @@ TEST(AcceptTest, ImagesPerSecondIsTheLastFigureTheBenchmarkPrinted) {
 
 // --- G12 health archive ---------------------------------------------------------------------------
 
-LogSummary archive(int step_s, float corrected_after, float uncorrected_after) {
+LogSummary archive(int step_s, float corrected_after, float uncorrected_after, std::optional<float> power = 310) {
   // An hour of samples; the counts rise at 10:30.
   LogBuilder b;
   for (int t = 0; t <= 3600; t += step_s) {
     bool late = t >= 1800;
-    b.add("0", kMay6Ten + t * 1000LL, 99, 70, 1000, late ? corrected_after : 0, late ? uncorrected_after : 0);
+    b.add("0", kMay6Ten + t * 1000LL, 99, 70, 1000, late ? corrected_after : 0, late ? uncorrected_after : 0, power);
   }
   return b.finish();
+}
+
+TEST(AcceptTest, ArchiveWithoutPowerWarnsNamingTheMissingMetric) {
+  // SPEC G12's own `dmon -s mu` gives no power: the archive cannot show a power problem.
+  AcceptInputs in;
+  in.archive = archive(5, 0, 0, std::nullopt);
+  Check c = run(in, "health.archive");
+  EXPECT_EQ(c.status, Status::kWarn);
+  EXPECT_TRUE(has(c.detail, "the archive lacks power samples for some GPUs")) << c.detail;
 }
 
 TEST(AcceptTest, FiveSecondArchiveWithSteadyEccPasses) {
