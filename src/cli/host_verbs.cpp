@@ -268,6 +268,13 @@ std::optional<Error> gather_host(const HostVerbs::Args& a, const PreparedRoot& r
   return std::nullopt;
 }
 
+// The report's host: --host, else the host's own name, else what --root named.
+std::string host_name(const HostVerbs::Args& a, const PreparedRoot& root, const HostView& view) {
+  if (!a.host.empty()) return a.host;
+  if (view.facts && !view.facts->hostname.empty()) return view.facts->hostname;
+  return root.live ? "this host" : a.root;
+}
+
 // --- accept ----------------------------------------------------------------------------
 
 const std::vector<std::string> kAttachable = {"infiniband", "firmware.versions", "soak", "load", "performance",
@@ -286,9 +293,7 @@ int run_accept(const Common& common, const HostVerbs::Args& a) {
   if (auto e = gather_host(a, root, view)) return bad_input(*e);
 
   accept::AcceptInputs in;
-  in.host = a.host;
-  if (in.host.empty() && view.facts) in.host = view.facts->hostname;
-  if (in.host.empty()) in.host = root.live ? "this host" : a.root;
+  in.host = host_name(a, root, view);
   in.facts = view.facts;
   in.facts_error = view.facts_error;
   in.kernel_log = view.kernel_log;
@@ -518,9 +523,7 @@ int run_diagnose(const Common& common, const HostVerbs::Args& a) {
     if (auto parsed = probe::parse_topo_matrix(it->second)) in.topo = *parsed;
   }
   const std::vector<Finding> findings = diagnose::diagnose(in, ctx.catalog);
-  std::string host = a.host;
-  if (host.empty() && view.facts) host = view.facts->hostname;
-  if (host.empty()) host = root.live ? "this host" : a.root;
+  const std::string host = host_name(a, root, view);
   if (int r = emit(report::render_diagnose(host, findings, ctx.format, ctx.style), a.output)) return r;
   return any_fail(findings) ? kVerdictFailed : kOk;
 }
