@@ -1,5 +1,7 @@
 #include "telemetry/readers.h"
 
+#include "telemetry/mapped_lines.h"
+
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -37,6 +39,11 @@ class ByteSource {
   virtual ~ByteSource() = default;
   // Reads up to n bytes; 0 at the end; -1 on error.
   virtual ssize_t read(char* buf, size_t n) = 0;
+  // The next whole lines in place, without a copy, when the source can map them (see
+  // MappedLines::next); empty when it cannot or no more can be, and read() goes on from there.
+  virtual std::string_view map_lines() { return {}; }
+  // Why the data read so far cannot be trusted, or empty.
+  virtual std::string failure() const { return {}; }
 };
 
 class FileRange : public ByteSource {
@@ -49,10 +56,20 @@ class FileRange : public ByteSource {
     if (got > 0) pos_ += got;
     return got;
   }
+  std::string_view map_lines() override {
+    if (!mapped_) mapped_.emplace(fd_, pos_, end_, kSlack);
+    std::string_view lines = mapped_->next();
+    pos_ = mapped_->position();
+    return lines;
+  }
+  std::string failure() const override {
+    return mapped_ && mapped_->truncated() ? "the file shrank while it was read (rotated or truncated?): read it again" : "";
+  }
 
  private:
   int fd_;
   int64_t pos_, end_;
+  std::optional<MappedLines> mapped_;
 };
 
 class GzipSource : public ByteSource {
@@ -64,36 +81,34 @@ class GzipSource : public ByteSource {
   gzFile f_;
 };
 
-// Calls `on_line(line, line_number, complete)` for every line of `src`, in order. A last line
-// without a newline is passed with complete = false, so a truncated write can be told apart.
-template <class OnLine>
-bool for_each_line(ByteSource& src, OnLine&& on_line, int64_t& bytes, const Progress& progress = {}, int64_t total = 0) {
+// Reads `src` a chunk at a time into one buffer and hands over its lines: `whole(p, end)` gets
+// the data after what is left of the previous chunk ('\0' at end, kSlack readable bytes after it)
+// and returns where the first line it did not take begins (its unfinished last line, carried
+// over to the next chunk); `unfinished(text)` gets a last line without a newline, and the first
+// 64 bytes of a "line" too long for a log line (dropped whole).
+template <class Whole, class Unfinished>
+bool for_each_chunk(ByteSource& src, int64_t& bytes, const Progress& progress, int64_t total, Whole&& whole,
+                    Unfinished&& unfinished) {
+  static_assert(kSlack >= 64);
+  // Zeroed once, so no byte read in the slack is ever uninitialised.
   std::vector<char> buf(kChunk + kMaxLine + kSlack);
   size_t kept = 0;  // bytes of an unfinished line carried over
-  int64_t line_no = 0;
   int64_t since_progress = 0;
   while (true) {
     ssize_t got = src.read(buf.data() + kept, kChunk);
     if (got < 0) return false;
     bytes += got;
-    size_t filled = kept + static_cast<size_t>(got);
+    const size_t filled = kept + static_cast<size_t>(got);
     if (got == 0) {
-      if (kept > 0) on_line(std::string_view(buf.data(), kept), ++line_no, false);
+      if (kept > 0) unfinished(std::string_view(buf.data(), kept));
       return true;
     }
-    const char* p = buf.data();
-    const char* end = buf.data() + filled;
-    while (true) {
-      const char* nl = static_cast<const char*>(std::memchr(p, '\n', static_cast<size_t>(end - p)));
-      if (!nl) break;
-      size_t len = static_cast<size_t>(nl - p);
-      if (len > 0 && p[len - 1] == '\r') --len;
-      on_line(std::string_view(p, len), ++line_no, true);
-      p = nl + 1;
-    }
+    buf[filled] = '\0';  // a sentinel for CSV's fast path
+    const char* const end = buf.data() + filled;
+    const char* p = whole(buf.data(), end);
     kept = static_cast<size_t>(end - p);
     if (kept >= kMaxLine) {  // a "line" this long is not a log line: drop it whole
-      on_line(std::string_view(p, 64), ++line_no, false);
+      unfinished(std::string_view(p, 64));
       kept = 0;
     } else {
       std::memmove(buf.data(), p, kept);
@@ -104,6 +119,24 @@ bool for_each_line(ByteSource& src, OnLine&& on_line, int64_t& bytes, const Prog
       since_progress = 0;
     }
   }
+}
+
+// Calls `on_line(line, line_number, complete)` for every line of `src`, in order. A last line
+// without a newline is passed with complete = false, so a truncated write can be told apart.
+template <class OnLine>
+bool for_each_line(ByteSource& src, OnLine&& on_line, int64_t& bytes, const Progress& progress = {}, int64_t total = 0) {
+  int64_t line_no = 0;
+  auto whole = [&](const char* p, const char* end) {
+    while (const char* nl = static_cast<const char*>(std::memchr(p, '\n', static_cast<size_t>(end - p)))) {
+      size_t len = static_cast<size_t>(nl - p);
+      if (len > 0 && p[len - 1] == '\r') --len;
+      on_line(std::string_view(p, len), ++line_no, true);
+      p = nl + 1;
+    }
+    return p;
+  };
+  auto unfinished = [&](std::string_view text) { on_line(text, ++line_no, false); };
+  return for_each_chunk(src, bytes, progress, total, whole, unfinished);
 }
 
 // --- small parsers ---------------------------------------------------------------------------
@@ -545,31 +578,14 @@ struct SeparatorBits {
 // Reads every line of `src` into `parser`, in order: for_each_line for CSV. A line goes first to
 // parser.fast_rows (nvidia-smi's usual form, parsed in place); when that declines, it is cut into
 // fields and given to parser.row with its number. A last line without a newline comes with
-// complete = false, so a truncated write can be told apart.
+// complete = false, so a truncated write can be told apart. Whole lines the source can map are
+// parsed where they lie; the rest is read into a buffer.
 template <class Parser>
 bool for_each_csv_row(ByteSource& src, Parser& parser, int64_t& bytes, const Progress& progress = {}, int64_t total = 0) {
-  static_assert(kSlack >= 64);
-  // Zeroed once, so no byte read in the slack is ever uninitialised.
-  std::vector<char> buf(kChunk + kMaxLine + kSlack);
   CsvRow row;
-  size_t kept = 0;  // bytes of an unfinished line carried over
   int64_t line_no = 0;
-  int64_t since_progress = 0;
-  while (true) {
-    ssize_t got = src.read(buf.data() + kept, kChunk);
-    if (got < 0) return false;
-    bytes += got;
-    const size_t filled = kept + static_cast<size_t>(got);
-    if (got == 0) {
-      if (kept > 0) {
-        split_row(std::string_view(buf.data(), kept), row);
-        parser.row(row, ++line_no, false);
-      }
-      return true;
-    }
-    buf[filled] = '\0';  // the sentinel parser.fast_rows relies on
-    const char* p = buf.data();
-    const char* const end = p + filled;
+  // Lines in [p, end), the last one unfinished unless a newline ends the data; returns its start.
+  auto whole = [&](const char* p, const char* const end) {
     while (p < end) {
       p = parser.fast_rows(p, end, line_no);
       if (p == end) break;
@@ -578,20 +594,23 @@ bool for_each_csv_row(ByteSource& src, Parser& parser, int64_t& bytes, const Pro
       parser.row(row, ++line_no, true);
       p = newline + 1;
     }
-    kept = static_cast<size_t>(end - p);
-    if (kept >= kMaxLine) {  // a "line" this long is not a log line: drop it whole
-      split_row(std::string_view(p, 64), row);
-      parser.row(row, ++line_no, false);
-      kept = 0;
-    } else {
-      std::memmove(buf.data(), p, kept);
-    }
-    since_progress += got;
+    return p;
+  };
+  int64_t since_progress = 0;
+  for (std::string_view lines = src.map_lines(); !lines.empty(); lines = src.map_lines()) {
+    whole(lines.data(), lines.data() + lines.size());
+    bytes += static_cast<int64_t>(lines.size());
+    since_progress += static_cast<int64_t>(lines.size());
     if (progress && since_progress > (64 << 20)) {
       progress(bytes, total);
       since_progress = 0;
     }
   }
+  auto unfinished = [&](std::string_view text) {
+    split_row(text, row);
+    parser.row(row, ++line_no, false);
+  };
+  return for_each_chunk(src, bytes, progress, total, whole, unfinished) && src.failure().empty();
 }
 
 // The first ',' or byte up to '\n' (0x0A: '\n', '\0', '\t', other controls) at or after p, 16 bytes
@@ -705,7 +724,8 @@ class SmiCsvParser {
   // form (another number format, [N/A], a field too many or too few, a header, garbage, a GPU not
   // seen before, the end of the data): row() gives the same result or the same report as for
   // any line. A '\0' must stand at `end`: every check below rejects it, so a line cut by the end
-  // of the data is never taken for a whole one; the bytes after it are readable (the slack).
+  // of the data is never taken for a whole one; or `end` follows a newline (no line is cut there).
+  // The bytes after `end` are readable (the slack).
   // Out of line: GCC inlines no function with a computed goto, and one call reads many lines.
   [[gnu::noinline]] const char* fast_rows(const char* p, const char* const end, int64_t& line_no) {
     if (fast_plan_.empty()) return p;
@@ -967,6 +987,12 @@ class SmiCsvParser {
   UsagePresent present_;  // which of them the columns give
   std::vector<FastStep> fast_plan_;  // per column, then kDone; empty: every line goes through row()
 };
+
+// Why reading `src` failed.
+std::string read_failure(const ByteSource& src) {
+  std::string why = src.failure();
+  return why.empty() ? "read failed" : why;
+}
 
 // Reads nvidia-smi CSV from `src` through `parser`, and hands over the last samples.
 bool read_smi_csv(ByteSource& src, SmiCsvParser& parser, int64_t& bytes, const Progress& progress = {}, int64_t total = 0) {
@@ -1312,7 +1338,7 @@ Result<ReadStats> read_smi_csv_range(const std::string& path, int64_t begin, int
   FileRange range(fd, begin, end);
   const bool ok = read_smi_csv(range, parser, stats.bytes);
   ::close(fd);
-  if (!ok) return Error{path, 0, {}, "read failed"};
+  if (!ok) return Error{path, 0, {}, read_failure(range)};
   return stats;
 }
 
@@ -1359,7 +1385,8 @@ Result<ReadStats> read_samples(const std::string& path, SourceFormat format, Gpu
   switch (format) {
     case SourceFormat::kSmiCsv: {
       SmiCsvParser parser(path, gpus, sink, stats, SmiColumns{}, options);
-      if (!read_smi_csv(*(*src)->source, parser, stats.bytes, progress, (*src)->size)) return Error{path, 0, {}, "read failed"};
+      if (!read_smi_csv(*(*src)->source, parser, stats.bytes, progress, (*src)->size))
+        return Error{path, 0, {}, read_failure(*(*src)->source)};
       return stats;
     }
     case SourceFormat::kDmon: {

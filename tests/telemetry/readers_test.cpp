@@ -485,5 +485,97 @@ TEST(HourlyTest, LargeFilesReadInParallelGiveTheSameHours) {
   EXPECT_EQ(parallel->stats.samples, 760000);
 }
 
+// A nvidia-smi log of `rounds` rounds of 8 GPUs (uuid keys, ~106-byte lines as nvidia-smi writes
+// them), with a garbage line every 4,999 lines and a [N/A] utilization every 7,001: large plain
+// files are read through memory-mapped windows, so lines, errors and window ends meet often.
+std::string eight_gpu_log(int rounds) {
+  std::string text = "timestamp, index, uuid, utilization.gpu [%], memory.used [MiB], memory.total [MiB], "
+                     "temperature.gpu, power.draw [W]\n";
+  char line[200];
+  int64_t n = 0;
+  for (int round = 0; round < rounds; ++round)
+    for (int g = 0; g < 8; ++g) {
+      if (++n % 4999 == 0) text += "garbage, not a row\n";
+      const int h = round / 3600, m = round / 60 % 60, s = round % 60;
+      const std::string util = n % 7001 == 0 ? "[N/A]" : std::to_string((round + g) % 101) + " %";
+      std::snprintf(line, sizeof line, "2024/05/%02d %02d:%02d:%02d.%03d, %d, GPU-f62dd891-6387-443f-%04d-8d024de6660f, %s, %d MiB, 81920 MiB, %d, %d.%02d W\n",
+                    1 + h / 24, h % 24, m, s, round % 1000, g, g, util.c_str(), 1000 + round % 70000, 30 + (round + g) % 60,
+                    60 + round % 340, round % 100);
+      text += line;
+    }
+  return text;
+}
+
+void write_gzip(const std::string& path, const std::string& text) {
+  gzFile gz = gzopen(path.c_str(), "wb1");
+  ASSERT_NE(gz, nullptr);
+  ASSERT_EQ(gzwrite(gz, text.data(), static_cast<unsigned>(text.size())), static_cast<int>(text.size()));
+  gzclose(gz);
+}
+
+// A plain file is read through mapped windows, the same text gzip-compressed through the read
+// buffer: the two must agree on every hour, every count and every skipped line's number.
+TEST(HourlyTest, MappedWindowsReadWhatTheReadBufferReads) {
+  const std::string text = eight_gpu_log(25000);  // 200,000 rows, ≈ 21 MB: three windows, one thread
+  ASSERT_GT(text.size(), 16u << 20);
+  ASSERT_LT(text.size(), 32u << 20);
+  const std::string dir = temp_dir();
+  const std::string plain = write_file(dir, "host.csv", text);
+  write_gzip(dir + "/host.csv.gz", text);
+  auto mapped = read_hourly({plain}, SourceFormat::kSmiCsv);
+  auto buffered = read_hourly({dir + "/host.csv.gz"}, SourceFormat::kSmiCsv);
+  ASSERT_TRUE(mapped.ok()) << mapped.error().str();
+  ASSERT_TRUE(buffered.ok()) << buffered.error().str();
+  // 200,000 rows, 40 garbage lines (every 4,999th of 200,040), the header: 200,041 lines.
+  EXPECT_EQ(mapped->stats.lines, 200041);
+  EXPECT_EQ(mapped->stats.samples, 200000);
+  EXPECT_EQ(mapped->stats.skipped_count, 40);
+  EXPECT_EQ(mapped->stats.bytes, static_cast<int64_t>(text.size()));
+  EXPECT_EQ(buffered->stats.lines, mapped->stats.lines);
+  EXPECT_EQ(buffered->stats.samples, mapped->stats.samples);
+  ASSERT_EQ(buffered->stats.skipped.size(), mapped->stats.skipped.size());
+  for (size_t i = 0; i < mapped->stats.skipped.size(); ++i) {
+    EXPECT_EQ(mapped->stats.skipped[i].line, buffered->stats.skipped[i].line);
+    EXPECT_EQ(mapped->stats.skipped[i].reason, buffered->stats.skipped[i].reason);
+  }
+  EXPECT_EQ(mapped->stats.skipped.front().line, 5000);  // the header, then 4,998 rows
+  ASSERT_EQ(mapped->hours.size(), buffered->hours.size());
+  for (const auto& [hour, accs] : buffered->hours) {
+    const auto& m = mapped->hours.at(hour);
+    ASSERT_EQ(m.size(), accs.size());
+    for (size_t g = 0; g < accs.size(); ++g) {
+      EXPECT_EQ(m[g].count, accs[g].count);
+      EXPECT_EQ(m[g].util_count, accs[g].util_count);
+      EXPECT_EQ(m[g].util_sum, accs[g].util_sum);
+      EXPECT_EQ(m[g].mem_sum, accs[g].mem_sum);
+      EXPECT_EQ(m[g].temp_max, accs[g].temp_max);
+    }
+  }
+}
+
+// Log rotation by copytruncate while a mapped window is read: the pages the file lost would raise
+// SIGBUS. The read ends with an error that says so, and the process lives.
+TEST(HourlyTest, AFileThatShrinksWhileMappedIsAnErrorNotACrash) {
+  const std::string path = write_file(temp_dir(), "rotated.csv", eight_gpu_log(25000));
+  struct Truncating : SampleSink {
+    std::string path;
+    bool done = false;
+    void add(const Sample&) override {}
+    void add_usage_batch(std::span<const UsageReading>, UsagePresent) override {
+      if (!done) std::filesystem::resize_file(path, 1 << 20);  // as copytruncate does, mid-window
+      done = true;
+    }
+  } sink;
+  sink.path = path;
+  GpuRegistry gpus;
+  ReadOptions options;
+  options.usage_metrics_only = true;
+  auto stats = read_samples(path, SourceFormat::kSmiCsv, gpus, sink, {}, options);
+  ASSERT_TRUE(sink.done);
+  ASSERT_FALSE(stats.ok());
+  EXPECT_EQ(stats.error().file, path);
+  EXPECT_NE(stats.error().message.find("shrank while it was read"), std::string::npos) << stats.error().str();
+}
+
 }  // namespace
 }  // namespace gpuplan::telemetry
