@@ -29,8 +29,8 @@ constexpr size_t kChunk = 1 << 20;  // read buffer; memory stays constant whatev
 constexpr size_t kMaxLine = 1 << 16;
 constexpr size_t kKeptSkips = 20;
 // Readable bytes after the data in every read buffer: the parsers load whole words (8 bytes) and
-// blocks (64 bytes) without checking where a field or the data ends.
-constexpr size_t kSlack = 64;
+// blocks (64 bytes; a line's shape, 128) without checking where a field or the data ends.
+constexpr size_t kSlack = 128;
 
 // --- byte sources: a plain file (optionally a byte range of it) or a gzip stream ------------
 
@@ -238,15 +238,23 @@ bool parse_value_slow(const char* p, const char* end, std::optional<float>& out)
 // lowest such byte ends the number (a carry only moves towards later bytes). The digits are
 // then shifted to the top of the word, behind zeros, and combined pairwise by three multiplies
 // (Lemire's eight-digit parse).
-[[gnu::always_inline]] inline int leading_digits(const char* p, uint32_t& value) {
-  const uint64_t digits = load64(p) ^ 0x3030303030303030;
-  const uint64_t non_digit = ((digits + 0x7676767676767676) | digits) & 0x8080808080808080;
-  const int n = std::countr_zero(non_digit) / 8;  // 8 when all eight are digits
-  if (n == 0) return 0;
-  uint64_t v = digits << (64 - 8 * n);
+[[gnu::always_inline]] inline uint64_t digit_values(const char* p) { return load64(p) ^ 0x3030303030303030; }
+[[gnu::always_inline]] inline uint64_t non_digits(uint64_t values) {
+  return ((values + 0x7676767676767676) | values) & 0x8080808080808080;
+}
+// The number the first n (1 to 8) of digit_values' bytes stand for, shifted by 64 - 8n to the top
+// of the word (zeros below).
+[[gnu::always_inline]] inline uint32_t combine_digits(uint64_t shifted) {
+  uint64_t v = shifted;
   v = v * 10 + (v >> 8);  // pairs of digits
   v = ((v & 0x000000FF000000FF) * (100 + (1000000ULL << 32)) + ((v >> 16) & 0x000000FF000000FF) * (1 + (10000ULL << 32))) >> 32;
-  value = static_cast<uint32_t>(v);
+  return static_cast<uint32_t>(v);
+}
+[[gnu::always_inline]] inline int leading_digits(const char* p, uint32_t& value) {
+  const uint64_t digits = digit_values(p);
+  const int n = std::countr_zero(non_digits(digits)) / 8;  // 8 when all eight are digits
+  if (n == 0) return 0;
+  value = combine_digits(digits << (64 - 8 * n));
   return n;
 }
 
@@ -393,6 +401,39 @@ struct TimestampParser {
   }
 };
 
+// The shape of a line of a GPU that the fast path read column by column: its bytes, and which of
+// them may change from line to line (the timestamp, the digits of the values read, the columns
+// stepped over). A GPU's next line usually has one of the shapes of its last lines (the same key,
+// units and separators at the same places, values of the same lengths): then eight 16-byte
+// compares check every fixed byte at once, and the values are read where they stand.
+struct LineShape {
+  static constexpr size_t kMax = 128;  // longer lines are always read column by column
+  static constexpr int kMaxStepped = 8;
+  struct Number {
+    uint8_t at = 0, digits = 0;  // digits 0: no such column
+    uint8_t shift = 0;           // 64 - 8 digits: what puts them at the top of a word
+    uint64_t digit_bytes = 0;    // the low `digits` bytes of a word set
+  };
+  struct Field {
+    uint8_t at = 0, size = 0;
+  };
+  // 16 bytes at `at`, of which those of the set bits of `bytes` are a column stepped over.
+  struct Stepped {
+    uint8_t at = 0;
+    uint16_t bytes = 0;
+  };
+  // The line; 0xFF where it may vary, and past its end (bytes of the next line).
+  alignas(16) unsigned char text[kMax];
+  // 0xFF where it may vary and past its end, 0 elsewhere: a line OR'ed with it equals `text`.
+  alignas(16) unsigned char vary[kMax];
+  uint8_t size = 0;  // with the newline; 0: no shape
+  Field time;  // up to 32 bytes
+  uint32_t time_bytes = 0;  // the low time.size bits set
+  Number util, mem, temp;
+  Stepped stepped[kMaxStepped];  // columns stepped over: anything but a separator
+  uint8_t stepped_count = 0;
+};
+
 // A GPU key → registry id. Logs cycle through their GPUs in a fixed order, so the one after the
 // last hit is tried first, compared byte for byte with the key in place (no hashing, no copy).
 class GpuLookup {
@@ -403,8 +444,11 @@ class GpuLookup {
     std::string key;
     uint32_t id;
     std::string span;
+    // The shapes of its last two lines of different shapes; `recent` is the index of the newer.
+    LineShape shapes[2];
+    int recent = 0;
   };
-  static constexpr size_t kMaxSpan = 64;  // the read buffers' slack: a span is compared in place
+  static constexpr size_t kMaxSpan = 64;  // within the read buffers' slack: a span is compared in place
 
   GpuLookup(GpuRegistry& registry, std::string host) : registry_(registry), host_(std::move(host)) {}
   [[gnu::always_inline]] uint32_t id(std::string_view key) {
@@ -439,10 +483,27 @@ class GpuLookup {
     return true;
   }
 
-  // Forgets every identity span: they stand for the columns of one header.
-  void forget_spans() {
-    for (Known& k : known_) k.span.clear();
+  // Forgets every identity span and line shape: they stand for the columns of one header.
+  void forget_layouts() {
+    for (Known& k : known_) {
+      k.span.clear();
+      k.shapes[0].size = k.shapes[1].size = 0;
+    }
   }
+
+  // A shape of the GPU last found to be filled in, in place of its older one.
+  LineShape& new_shape() {
+    Known& k = known_[last_];
+    k.recent = 1 - k.recent;
+    return k.shapes[k.recent];
+  }
+  // For a loop that follows the GPUs' cycle itself (SmiCsvParser::shaped_rows): the GPUs in the
+  // order first seen, the index of the one expected next, and, when the loop ends, the GPU it
+  // found last.
+  Known* cycle() { return known_.data(); }
+  size_t cycle_size() const { return count_; }
+  size_t cycle_next() const { return next_; }
+  void cycle_found(size_t i) { found(i); }
 
   // Remembers [p, p + n) as the identity span of the GPU last found. Never one with a '\0': the
   // sentinel at the end of the data must end any in-place compare.
@@ -465,7 +526,7 @@ class GpuLookup {
     uint32_t v = 0;
     if (find(key, v)) return v;
     v = registry_.id(host_, std::string(key));
-    known_.push_back({std::string(key), v, {}});
+    known_.push_back({std::string(key), v, {}, {}, 0});
     count_ = known_.size();
     return found(count_ - 1);
   }
@@ -613,22 +674,27 @@ bool for_each_csv_row(ByteSource& src, Parser& parser, int64_t& bytes, const Pro
   return for_each_chunk(src, bytes, progress, total, whole, unfinished) && src.failure().empty();
 }
 
+// Bit i set when p[i] is ',' or a byte up to '\n' (what ends a field for next_separator), for
+// the 16 bytes at p.
+[[gnu::always_inline]] inline uint32_t separators16(const char* p) {
+#if defined(__SSE2__)
+  const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+  const __m128i hits = _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(',')), _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8('\n')), v));
+  return static_cast<uint32_t>(_mm_movemask_epi8(hits));
+#else
+  uint32_t bits = 0;
+  for (int i = 0; i < 16; ++i) bits |= static_cast<uint32_t>(p[i] == ',' || static_cast<unsigned char>(p[i]) <= '\n') << i;
+  return bits;
+#endif
+}
+
 // The first ',' or byte up to '\n' (0x0A: '\n', '\0', '\t', other controls) at or after p, 16 bytes
 // at a time (reads whole blocks: the buffers have slack). The '\0' that for_each_csv_row puts
 // after the data ends the search there. A field with a control byte other than '\n' is thus cut
 // short, and its line left to the general path.
 [[gnu::always_inline]] inline const char* next_separator(const char* p) {
-#if defined(__SSE2__)
-  const __m128i comma = _mm_set1_epi8(','), newline = _mm_set1_epi8('\n');
-  for (;; p += 16) {
-    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
-    const __m128i hits = _mm_or_si128(_mm_cmpeq_epi8(v, comma), _mm_cmpeq_epi8(_mm_min_epu8(v, newline), v));
-    if (const int bits = _mm_movemask_epi8(hits)) return p + std::countr_zero(static_cast<unsigned>(bits));
-  }
-#else
-  while (*p != ',' && static_cast<unsigned char>(*p) > '\n') ++p;
-  return p;
-#endif
+  for (;; p += 16)
+    if (const uint32_t bits = separators16(p)) return p + std::countr_zero(bits);
 }
 
 struct SmiColumns {
@@ -716,9 +782,10 @@ class SmiCsvParser {
     if (++batched_ == kBatch) flush_samples();
   }
 
-  // Lines in nvidia-smi's usual form, read in place from p on, for as long as they come: the
-  // columns are taken in order as the header planned (fast_plan_), each value checked up to its
-  // separator, the columns usage does not read stepped over unparsed. Returns the start of the
+  // Lines in nvidia-smi's usual form, read in place from p on, for as long as they come: those
+  // in a shape seen before by shaped_rows, the others column by column in the order the header
+  // planned (fast_plan_), each value checked up to its separator, the columns usage does not
+  // read stepped over unparsed (and the line's shape kept for its GPU). Returns the start of the
   // first line it leaves to row() (or `end`), having counted the lines it read in `line_no`. A
   // line is left to row() whole, nothing of it counted, when it differs in any way from that
   // form (another number format, [N/A], a field too many or too few, a header, garbage, a GPU not
@@ -747,16 +814,29 @@ class SmiCsvParser {
     const char* span_end = nullptr;
     int64_t lines = 0;
   next_line:
+    {  // first the lines in a shape seen before: most of them
+      UsageReading* const before = r;
+      p = shaped_rows(p, end, r, r_end);
+      lines += r - before;
+      if (r == r_end) {
+        usage_batched_ = kBatch;
+        flush_usage();
+        r = usage_batch_.data();
+        if (p < end) goto next_line;
+      }
+    }
     line = p;
-    if (static_cast<unsigned>(*p - '0') > 9) goto stop;  // row() wants a digit first
+    if (p == end || static_cast<unsigned>(*p - '0') > 9) goto stop;  // row() wants a digit first
     step = plan;
     span_start = nullptr;
     goto* step->code;
   time:
+    step->start = p;
     p = fast_time(p, end, step->sep, r->time_ms);
     if (!p) goto stop;
     goto*(++step)->code;
   span:
+    step->start = p;
     // The same text as the expected GPU's last line from here through its key: the same GPU,
     // and the columns stepped over would pass again. One compare instead of a step per column.
     if (const GpuLookup::Known* k = gpus_.expected();
@@ -775,28 +855,35 @@ class SmiCsvParser {
     span_end = p;
     goto*(++step)->code;
   util:
+    step->start = p;
     p = fast_value(p, *step, r->utilization_pct);
     if (!p || r->utilization_pct > 100) goto stop;  // no sign: never below 0
     goto*(++step)->code;
   mem:
+    step->start = p;
     p = fast_value(p, *step, r->memory_used_mib);
     if (!p) goto stop;
     goto*(++step)->code;
   temp:
+    step->start = p;
     p = fast_value(p, *step, r->temperature_c);
     if (!p) goto stop;
     goto*(++step)->code;
   skip:
+    step->start = p;
     p = field_end(p, ',');
     if (!p) goto stop;
     goto*(++step)->code;
   skip_last:
+    step->start = p;
     p = field_end(p, '\n');
     if (!p) goto stop;
     goto*(++step)->code;
   done:
+    step->start = p;
     if (key_ < 0) r->gpu = gpus_.id(std::string_view("0"));
     if (span_start) gpus_.remember_span(span_start, static_cast<size_t>(span_end - span_start));
+    remember_shape(line, gpus_.new_shape());
     ++lines;
     if (++r == r_end) {
       usage_batched_ = kBatch;
@@ -833,6 +920,7 @@ class SmiCsvParser {
     uint8_t unit_size = 1;
     uint64_t unit_text = 0, unit_mask = 0xFF;
     const void* code = nullptr;  // the handler in fast_rows (its label's address), set there
+    const char* start = nullptr;  // where the column began on the line being read
   };
 
   void flush_samples() {
@@ -860,7 +948,7 @@ class SmiCsvParser {
     key_ = cols.uuid >= 0 ? cols.uuid : cols.index >= 0 ? cols.index : cols.bus_id;
     have_header_ = cols.count > 0;
     present_ = {cols.util >= 0, cols.mem_used >= 0, cols.temp >= 0};
-    gpus_.forget_spans();
+    gpus_.forget_layouts();
     // The fast path reads what hourly usage needs; the other modes go through row().
     fast_plan_.clear();
     if (!usage_only_ || !have_header_ || cols.count > kMaxFields) return;
@@ -884,6 +972,141 @@ class SmiCsvParser {
       fast_plan_.back().unit_text = static_cast<unsigned char>(sep);  // until a unit is seen: none
     }
     fast_plan_.push_back({FastColumn::kDone, '\n'});
+  }
+
+  // Lines of the GPUs in their usual order, each in one of the shapes of its GPU's last lines (see
+  // LineShape), read from p on for as long as they come and `r` has room: one reading each, `r`
+  // advanced past them. Returns the start of the first line it leaves to fast_rows' steps. The
+  // newline where a shape has it picks the shape to try. Its own loop, out of line: the steps'
+  // computed gotos would leave it few registers.
+  [[gnu::noinline]] const char* shaped_rows(const char* p, const char* const end, UsageReading*& r,
+                                            UsageReading* const r_end) {
+    GpuLookup::Known* const gpus = gpus_.cycle();
+    const size_t count = gpus_.cycle_size();
+    if (count == 0) return p;
+    size_t next = gpus_.cycle_next(), found = count;
+    UsageReading* out = r;
+    while (out < r_end) {
+      GpuLookup::Known& gpu = gpus[next];
+      const size_t left = static_cast<size_t>(end - p);
+      auto fits = [&](const LineShape& shape) { return shape.size != 0 && left >= shape.size && p[shape.size - 1] == '\n'; };
+      int i = gpu.recent;
+      if (!fits(gpu.shapes[i])) i = 1 - i;
+      const LineShape& shape = gpu.shapes[i];
+      if (!fits(shape) || !read_shaped(p, shape, *out)) break;
+      gpu.recent = i;
+      out->gpu = gpu.id;
+      ++out;
+      p += shape.size;
+      found = next;
+      next = next + 1 == count ? 0 : next + 1;
+    }
+    if (found != count) gpus_.cycle_found(found);
+    r = out;
+    return p;
+  }
+
+  // Remembers the shape of the line at `line` just read column by column (each step's start is
+  // where its column began; kDone's, one past the newline) for the line's GPU. The identity span
+  // (the key and the columns before it) stays fixed: it names the GPU.
+  void remember_shape(const char* line, LineShape& shape) const {
+    const FastStep* const plan = fast_plan_.data();
+    const size_t size = static_cast<size_t>(fast_plan_.back().start - line);
+    shape.size = 0;
+    if (size > LineShape::kMax) return;
+    std::memcpy(shape.text, line, size);
+    std::memset(shape.text + size, 0xFF, LineShape::kMax - size);
+    std::memset(shape.vary, 0, size);
+    std::memset(shape.vary + size, 0xFF, LineShape::kMax - size);
+    auto varies = [&](const char* from, size_t n) {
+      const size_t at = static_cast<size_t>(from - line);
+      std::memset(shape.text + at, 0xFF, n);
+      std::memset(shape.vary + at, 0xFF, n);
+      return LineShape::Field{static_cast<uint8_t>(at), static_cast<uint8_t>(n)};
+    };
+    auto number = [&](const char* field) {
+      const char* digits = field + (*field == ' ');
+      uint32_t unused = 0;
+      const int n = leading_digits(digits, unused);  // 1 to 8: the step read it
+      varies(digits, static_cast<size_t>(n));
+      return LineShape::Number{static_cast<uint8_t>(digits - line), static_cast<uint8_t>(n), static_cast<uint8_t>(64 - 8 * n),
+                               n == 8 ? ~uint64_t{0} : (uint64_t{1} << (8 * n)) - 1};
+    };
+    shape.util = shape.mem = shape.temp = {};
+    shape.stepped_count = 0;
+    for (const FastStep* st = plan; st->column != FastColumn::kDone; ++st) {
+      const char* const field = st->start;
+      const size_t field_size = static_cast<size_t>(st[1].start - 1 - field);  // up to its separator
+      switch (st->column) {
+        case FastColumn::kSpan: st += st->span_steps; break;  // fixed: the GPU's identity
+        case FastColumn::kTime: {
+          const char* t = field + (*field == ' ');
+          const size_t n = field_size - static_cast<size_t>(t - field);
+          if (n > 32) return;  // no shape
+          shape.time = varies(t, n);
+          shape.time_bytes = n == 32 ? ~uint32_t{0} : (uint32_t{1} << n) - 1;
+          break;
+        }
+        case FastColumn::kUtil: shape.util = number(field); break;
+        case FastColumn::kMem: shape.mem = number(field); break;
+        case FastColumn::kTemp: shape.temp = number(field); break;
+        case FastColumn::kSkip:
+        case FastColumn::kSkipLast:
+          varies(field, field_size);
+          for (size_t done = 0; done < field_size; done += 16) {  // in pieces of up to 16 bytes
+            if (shape.stepped_count == LineShape::kMaxStepped) return;  // too many to check: no shape
+            const size_t piece = std::min<size_t>(16, field_size - done);
+            shape.stepped[shape.stepped_count++] = {static_cast<uint8_t>(field - line + done),
+                                                    static_cast<uint16_t>((1u << piece) - 1)};
+          }
+          break;
+        case FastColumn::kKey:
+        case FastColumn::kDone: break;
+      }
+    }
+    shape.size = static_cast<uint8_t>(size);
+  }
+
+  // Reads the line at p into r if it has `shape`: its fixed bytes are the shape's, the columns
+  // stepped over hold no separator, the values are whole numbers of the same lengths and the
+  // timestamp parses. Then it is the line fast_rows' steps would read, with the same values.
+  // Reads LineShape::kMax bytes at p (the slack covers them).
+  [[gnu::always_inline]] bool read_shaped(const char* p, const LineShape& shape, UsageReading& r) {
+    static_assert(kSlack >= LineShape::kMax);
+#if defined(__SSE2__)
+    auto block = [&](size_t i) {
+      const __m128i masked = _mm_or_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i)),
+                                          _mm_load_si128(reinterpret_cast<const __m128i*>(shape.vary + i)));
+      return _mm_cmpeq_epi8(masked, _mm_load_si128(reinterpret_cast<const __m128i*>(shape.text + i)));
+    };
+    static_assert(LineShape::kMax == 128);  // eight blocks, no loop
+    const __m128i same = _mm_and_si128(_mm_and_si128(_mm_and_si128(block(0), block(16)), _mm_and_si128(block(32), block(48))),
+                                       _mm_and_si128(_mm_and_si128(block(64), block(80)), _mm_and_si128(block(96), block(112))));
+    if (_mm_movemask_epi8(same) != 0xFFFF) return false;
+#else
+    for (size_t i = 0; i < shape.size; ++i)
+      if ((static_cast<unsigned char>(p[i]) | shape.vary[i]) != shape.text[i]) return false;
+#endif
+    for (uint8_t i = 0; i < shape.stepped_count; ++i)
+      if (separators16(p + shape.stepped[i].at) & shape.stepped[i].bytes) return false;
+    const char* t = p + shape.time.at;
+    if (shape.time.size == time_.last_size && bytes_equal(t, time_.last, shape.time.size)) {
+      r.time_ms = time_.last_ms;  // the last one the steps or this read: no separator in it
+    } else if (((separators16(t) | separators16(t + 16) << 16) & shape.time_bytes) != 0 ||
+               !time_.parse(std::string_view(t, shape.time.size), r.time_ms)) {
+      return false;  // a ',' would be a decimal mark to the parser, but it cuts the column
+    }
+    return shaped_number(p, shape.util, r.utilization_pct) && (shape.util.digits == 0 || r.utilization_pct <= 100) &&
+           shaped_number(p, shape.mem, r.memory_used_mib) && shaped_number(p, shape.temp, r.temperature_c);
+  }
+
+  // The whole number of n.digits digits at p + n.at, if they are all digits (none: true).
+  [[gnu::always_inline]] static bool shaped_number(const char* p, const LineShape::Number& n, float& out) {
+    if (n.digits == 0) return true;
+    const uint64_t values = digit_values(p + n.at);
+    if ((non_digits(values) & n.digit_bytes) != 0) return false;
+    out = static_cast<float>(combine_digits(values << n.shift));
+    return true;
   }
 
   // One past the separator that ends the field at p, if it is `sep` (the '\0' after the data is

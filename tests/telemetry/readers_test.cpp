@@ -274,6 +274,77 @@ TEST(ReadersTest, UsageFastPathAgreesWithTheGeneralPath) {
 
 // The fast path remembers each GPU's "index, uuid" text as the header laid it out: after a new
 // header with other columns, a line that would match it must still be read by the new header.
+// Once a GPU's line has been read column by column, its next lines of the same shape are read
+// by one compare of their fixed bytes. Each line marked below has GPU-aaaa's shape (the same
+// length, separators and units where the shape has them) yet differs in a way the columns would
+// notice: the fast path must give what the general path gives, line for line.
+TEST(ReadersTest, UsageFastPathReadsLinesOfAKnownShapeAsTheColumnsWould) {
+  const std::string a = "2024/05/01 12:00:00.712, 0, GPU-aaaa, 93 %, 65600 MiB, 81920 MiB, 73, 376.27 W\n";
+  const std::string b = "2024/05/01 12:00:00.712, 1, GPU-bbbb, 0 %, 500 MiB, 81920 MiB, 32, 60.29 W\n";
+  std::string text = "timestamp, index, uuid, utilization.gpu [%], memory.used [MiB], memory.total [MiB], "
+                     "temperature.gpu, power.draw [W]\n" + a + b;
+  const std::vector<std::string> variants = {
+      "2024/05/01 12:00:01.000, 0, GPU-aaaa, 94 %, 65601 MiB, 81920 MiB, 74, 376.28 W\n",  // good: the shape
+      "2024/05/01 12:00:02.000, 0, GPU-aaaa, 94 %, 65601 MiB, 81920 MiB, 74, 376,28 W\n",  // ',' in power
+      "2024/05/01 12:00:03.000, 0, GPU-aaaa, 94 %, 65601 MiB, 81920 MiB, 74, 37\n.28 W\n",  // '\n' in power
+      "2024/05/01 12:00:05.000, 0, GPU-aaaa, 9x %, 65601 MiB, 81920 MiB, 74, 376.28 W\n",  // not a number
+      "2024/05/01 12:00:06.000, 0, GPU-aaaa, 94 %, 656.1 MiB, 81920 MiB, 74, 376.28 W\n",  // a decimal
+      "2024/05/01 12:00:07,000, 0, GPU-aaaa, 94 %, 65601 MiB, 81920 MiB, 74, 376.28 W\n",  // ',' in the time
+      "2024/05/01 12:00:0x.000, 0, GPU-aaaa, 94 %, 65601 MiB, 81920 MiB, 74, 376.28 W\n",  // a bad time
+      "2024/05/01 12:00:09.000, 0, GPU-aaaa, 94 %, 65601 MiB, 81920 MiB, 74, 376.28 W\r\n",  // CRLF, longer
+      "2024/05/01 12:00:10.000, 0, GPU-aaaa, 94 %, 65601 MiB, 81920 MiB, 74, 376.2W\r\n",  // CRLF, same length
+      "2024/05/01 12:00:11.000, 0, GPU-aaaa, 94 %, 65601 MiB, 81920 MiB, 74, 376.28 W\n",  // good again
+  };
+  for (const std::string& v : variants) text += v + b;
+  // A GPU that alternates between two shapes keeps both; a third replaces the older.
+  text += "2024/05/01 12:01:00.000, 0, GPU-aaaa, 100 %, 65601 MiB, 81920 MiB, 74, 376.28 W\n" + b;
+  text += "2024/05/01 12:01:01.000, 0, GPU-aaaa, 101 %, 65601 MiB, 81920 MiB, 74, 376.28 W\n" + b;  // > 100
+  text += "2024/05/01 12:01:02.000, 0, GPU-aaaa, 95 %, 65601 MiB, 81920 MiB, 74, 376.28 W\n" + b;
+  text += "2024/05/01 12:01:03.000, 0, GPU-aaaa, 99 %, 5 MiB, 81920 MiB, 74, 376.28 W\n" + b;
+  // Last, as a new GPU changes the cycle the others are expected in.
+  text += "2024/05/01 12:01:04.000, 0, GPU-aaab, 94 %, 65601 MiB, 81920 MiB, 74, 376.28 W\n";  // another GPU
+  const std::string path = write_file(temp_dir(), "shapes.csv", text);
+  auto read_with = [&](bool usage_only) {
+    Read r;
+    Collect c;
+    ReadOptions options;
+    options.usage_metrics_only = usage_only;
+    auto stats = read_samples(path, SourceFormat::kSmiCsv, r.gpus, c, {}, options);
+    EXPECT_TRUE(stats.ok());
+    if (stats) r.stats = *stats;
+    r.samples = c.samples;
+    return r;
+  };
+  Read fast = read_with(true), general = read_with(false);
+  ASSERT_EQ(general.samples.size(), fast.samples.size());
+  for (size_t i = 0; i < fast.samples.size(); ++i) {
+    SCOPED_TRACE(i);
+    EXPECT_EQ(fast.samples[i].time_ms, general.samples[i].time_ms);
+    EXPECT_EQ(fast.samples[i].gpu, general.samples[i].gpu);
+    EXPECT_EQ(fast.samples[i].utilization_pct, general.samples[i].utilization_pct);
+    EXPECT_EQ(fast.samples[i].memory_used_mib, general.samples[i].memory_used_mib);
+    EXPECT_EQ(fast.samples[i].temperature_c, general.samples[i].temperature_c);
+  }
+  EXPECT_EQ(fast.gpus.names(), general.gpus.names());
+  EXPECT_EQ(fast.stats.lines, general.stats.lines);
+  ASSERT_EQ(general.stats.skipped.size(), fast.stats.skipped.size());
+  for (size_t i = 0; i < fast.stats.skipped.size(); ++i) {
+    SCOPED_TRACE(i);
+    EXPECT_EQ(fast.stats.skipped[i].line, general.stats.skipped[i].line);
+    EXPECT_EQ(fast.stats.skipped[i].reason, general.stats.skipped[i].reason);
+  }
+  // Worked out from the text: 2 + 2 × 10 + 2 × 4 + 1 = 31 rows, one line more for the '\n' in
+  // power. Skipped: ',' in power (9 fields), ".28 W" (not a row), "9x", ',' in the time (9 fields),
+  // the bad time, 101 %: 6 lines. The new GPU GPU-aaab is read (a new key is no error).
+  EXPECT_EQ(fast.stats.lines, 1 + 31 + 1);
+  EXPECT_EQ(fast.stats.skipped_count, 6);
+  EXPECT_EQ(fast.samples.size(), 31u + 1 - 6);  // the line cut short at '\n' in power is a sample
+  EXPECT_EQ(fast.gpus.names(), (std::vector<std::string>{"shapes/GPU-aaaa", "shapes/GPU-bbbb", "shapes/GPU-aaab"}));
+  EXPECT_EQ(fast.samples[2].memory_used_mib, 65601.0f);  // the first good variant
+  EXPECT_EQ(fast.samples.back().gpu, 2u);
+  EXPECT_EQ(fast.samples[fast.samples.size() - 3].memory_used_mib, 5.0f);
+}
+
 TEST(ReadersTest, UsageFastPathForgetsTheOldLayoutAtANewHeader) {
   const std::string text =
       "timestamp, index, uuid, utilization.gpu [%], memory.used [MiB]\n"
