@@ -409,10 +409,13 @@ struct TimestampParser {
 struct LineShape {
   static constexpr size_t kMax = 128;  // longer lines are always read column by column
   static constexpr int kMaxStepped = 8;
+  // A value read at `at`: its digits put at the top of a word by `shift` (64 - 8 digits); where
+  // non_digits must find none, `checked` (0x80 in each digit's byte). A column the log lacks is
+  // read all the same, unchecked, from the line's first byte: no test per line, and the reading
+  // it gives is never looked at (UsagePresent).
   struct Number {
-    uint8_t at = 0, digits = 0;  // digits 0: no such column
-    uint8_t shift = 0;           // 64 - 8 digits: what puts them at the top of a word
-    uint64_t digit_bytes = 0;    // the low `digits` bytes of a word set
+    uint8_t at = 0, shift = 56;
+    uint64_t checked = 0;
   };
   struct Field {
     uint8_t at = 0, size = 0;
@@ -986,18 +989,22 @@ class SmiCsvParser {
     if (count == 0) return p;
     size_t next = gpus_.cycle_next(), found = count;
     UsageReading* out = r;
-    while (out < r_end) {
+    // A line that starts with anything but a digit is row()'s to judge (a header, or garbage).
+    while (out < r_end && static_cast<unsigned>(*p - '0') <= 9) {
       GpuLookup::Known& gpu = gpus[next];
       const size_t left = static_cast<size_t>(end - p);
-      auto fits = [&](const LineShape& shape) { return shape.size != 0 && left >= shape.size && p[shape.size - 1] == '\n'; };
-      int i = gpu.recent;
-      if (!fits(gpu.shapes[i])) i = 1 - i;
-      const LineShape& shape = gpu.shapes[i];
-      if (!fits(shape) || !read_shaped(p, shape, *out)) break;
-      gpu.recent = i;
+      // A shape of size 0 (none) wraps to the largest size_t: it never fits.
+      auto fits = [&](const LineShape& shape) { return size_t{shape.size} - 1 < left && p[shape.size - 1] == '\n'; };
+      const LineShape* shape = &gpu.shapes[gpu.recent];
+      if (!fits(*shape)) {
+        shape = &gpu.shapes[1 - gpu.recent];
+        if (!fits(*shape)) break;
+        gpu.recent = 1 - gpu.recent;
+      }
+      if (!read_shaped(p, *shape, *out)) break;
       out->gpu = gpu.id;
       ++out;
-      p += shape.size;
+      p += shape->size;
       found = next;
       next = next + 1 == count ? 0 : next + 1;
     }
@@ -1029,8 +1036,8 @@ class SmiCsvParser {
       uint32_t unused = 0;
       const int n = leading_digits(digits, unused);  // 1 to 8: the step read it
       varies(digits, static_cast<size_t>(n));
-      return LineShape::Number{static_cast<uint8_t>(digits - line), static_cast<uint8_t>(n), static_cast<uint8_t>(64 - 8 * n),
-                               n == 8 ? ~uint64_t{0} : (uint64_t{1} << (8 * n)) - 1};
+      return LineShape::Number{static_cast<uint8_t>(digits - line), static_cast<uint8_t>(64 - 8 * n),
+                               0x8080808080808080 >> (64 - 8 * n)};
     };
     shape.util = shape.mem = shape.temp = {};
     shape.stepped_count = 0;
@@ -1096,15 +1103,15 @@ class SmiCsvParser {
                !time_.parse(std::string_view(t, shape.time.size), r.time_ms)) {
       return false;  // a ',' would be a decimal mark to the parser, but it cuts the column
     }
-    return shaped_number(p, shape.util, r.utilization_pct) && (shape.util.digits == 0 || r.utilization_pct <= 100) &&
+    // An absent utilization reads as one digit: never above 100.
+    return shaped_number(p, shape.util, r.utilization_pct) && r.utilization_pct <= 100 &&
            shaped_number(p, shape.mem, r.memory_used_mib) && shaped_number(p, shape.temp, r.temperature_c);
   }
 
-  // The whole number of n.digits digits at p + n.at, if they are all digits (none: true).
+  // The whole number n stands for at p + n.at, if its digits are all digits.
   [[gnu::always_inline]] static bool shaped_number(const char* p, const LineShape::Number& n, float& out) {
-    if (n.digits == 0) return true;
     const uint64_t values = digit_values(p + n.at);
-    if ((non_digits(values) & n.digit_bytes) != 0) return false;
+    if ((non_digits(values) & n.checked) != 0) return false;
     out = static_cast<float>(combine_digits(values << n.shift));
     return true;
   }

@@ -293,7 +293,8 @@ TEST(ReadersTest, UsageFastPathReadsLinesOfAKnownShapeAsTheColumnsWould) {
       "2024/05/01 12:00:0x.000, 0, GPU-aaaa, 94 %, 65601 MiB, 81920 MiB, 74, 376.28 W\n",  // a bad time
       "2024/05/01 12:00:09.000, 0, GPU-aaaa, 94 %, 65601 MiB, 81920 MiB, 74, 376.28 W\r\n",  // CRLF, longer
       "2024/05/01 12:00:10.000, 0, GPU-aaaa, 94 %, 65601 MiB, 81920 MiB, 74, 376.2W\r\n",  // CRLF, same length
-      "2024/05/01 12:00:11.000, 0, GPU-aaaa, 94 %, 65601 MiB, 81920 MiB, 74, 376.28 W\n",  // good again
+      " 2024/05/01 12:00:11.00, 0, GPU-aaaa, 94 %, 65601 MiB, 81920 MiB, 74, 376.28 W\n",  // not a digit first
+      "2024/05/01 12:00:12.000, 0, GPU-aaaa, 94 %, 65601 MiB, 81920 MiB, 74, 376.28 W\n",  // good again
   };
   for (const std::string& v : variants) text += v + b;
   // A GPU that alternates between two shapes keeps both; a third replaces the older.
@@ -333,16 +334,44 @@ TEST(ReadersTest, UsageFastPathReadsLinesOfAKnownShapeAsTheColumnsWould) {
     EXPECT_EQ(fast.stats.skipped[i].line, general.stats.skipped[i].line);
     EXPECT_EQ(fast.stats.skipped[i].reason, general.stats.skipped[i].reason);
   }
-  // Worked out from the text: 2 + 2 × 10 + 2 × 4 + 1 = 31 rows, one line more for the '\n' in
+  // Worked out from the text: 2 + 2 × 11 + 2 × 4 + 1 = 33 rows, one line more for the '\n' in
   // power. Skipped: ',' in power (9 fields), ".28 W" (not a row), "9x", ',' in the time (9 fields),
-  // the bad time, 101 %: 6 lines. The new GPU GPU-aaab is read (a new key is no error).
-  EXPECT_EQ(fast.stats.lines, 1 + 31 + 1);
-  EXPECT_EQ(fast.stats.skipped_count, 6);
-  EXPECT_EQ(fast.samples.size(), 31u + 1 - 6);  // the line cut short at '\n' in power is a sample
+  // the bad time, the leading space, 101 %: 7 lines. The new GPU GPU-aaab is read (a new key is
+  // no error).
+  EXPECT_EQ(fast.stats.lines, 1 + 33 + 1);
+  EXPECT_EQ(fast.stats.skipped_count, 7);
+  EXPECT_EQ(fast.samples.size(), 33u + 1 - 7);  // the line cut short at '\n' in power is a sample
   EXPECT_EQ(fast.gpus.names(), (std::vector<std::string>{"shapes/GPU-aaaa", "shapes/GPU-bbbb", "shapes/GPU-aaab"}));
   EXPECT_EQ(fast.samples[2].memory_used_mib, 65601.0f);  // the first good variant
   EXPECT_EQ(fast.samples.back().gpu, 2u);
   EXPECT_EQ(fast.samples[fast.samples.size() - 3].memory_used_mib, 5.0f);
+}
+
+// A log without utilization: lines of a known shape give readings without it, as the columns do.
+TEST(ReadersTest, UsageFastPathReadsShapesOfALogWithoutUtilization) {
+  std::string text = "timestamp, index, memory.used [MiB], temperature.gpu\n";
+  char line[96];
+  for (int round = 0; round < 50; ++round)
+    for (int g = 0; g < 2; ++g) {
+      std::snprintf(line, sizeof line, "2024/05/01 12:00:%02d.%03d, %d, %d MiB, %d\n", round, round * 7, g, 40000 + round, 60 + g);
+      text += line;
+    }
+  const std::string path = write_file(temp_dir(), "noutil.csv", text);
+  for (bool usage_only : {true, false}) {
+    SCOPED_TRACE(usage_only);
+    Read r;
+    Collect c;
+    ReadOptions options;
+    options.usage_metrics_only = usage_only;
+    ASSERT_TRUE(read_samples(path, SourceFormat::kSmiCsv, r.gpus, c, {}, options).ok());
+    ASSERT_EQ(c.samples.size(), 100u);
+    const Sample& s = c.samples[77];  // round 38, GPU 1
+    EXPECT_EQ(s.time_ms, kNoonMay1 + 38 * 1000 + 38 * 7);
+    EXPECT_EQ(s.gpu, 1u);
+    EXPECT_FALSE(s.utilization_pct.has_value());
+    EXPECT_EQ(s.memory_used_mib, 40038.0f);
+    EXPECT_EQ(s.temperature_c, 61.0f);
+  }
 }
 
 TEST(ReadersTest, UsageFastPathForgetsTheOldLayoutAtANewHeader) {
