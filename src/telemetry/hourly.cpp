@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <thread>
 
@@ -44,14 +45,19 @@ int64_t next_line_start(int fd, int64_t from, int64_t size) {
   return size;
 }
 
-// Reads a large plain nvidia-smi CSV with one thread per core on byte ranges cut at line starts.
-Result<HourlyData> read_smi_parallel(const std::string& path, int64_t size, unsigned threads, const Progress& progress,
-                                     const ReadOptions& options) {
+// Reads a large plain nvidia-smi CSV with one thread per core, each taking the next of many byte
+// ranges cut at line starts (a core slowed by other work takes fewer), and merges the parts in
+// file order. nullopt when the parts may not add up to what one reader gives: a GPU's sample in
+// a part no later than one of its samples before it (a duplicate or a clock jump across a cut).
+Result<std::optional<HourlyData>> read_smi_parallel(const std::string& path, int64_t size, unsigned threads,
+                                                    const Progress& progress, const ReadOptions& options) {
   int fd = ::open(path.c_str(), O_RDONLY);
   if (fd < 0) return Error{path, 0, {}, std::string("cannot open: ") + std::strerror(errno)};
   const std::string header = first_line(fd);
   std::vector<int64_t> cuts{static_cast<int64_t>(header.size() + 1)};
-  for (unsigned t = 1; t < threads; ++t) cuts.push_back(std::max(cuts.back(), next_line_start(fd, size * t / threads, size)));
+  // About four parts a thread, so that a thread slowed by other work leaves more to the others.
+  const int64_t part_bytes = std::clamp<int64_t>(size / (threads * 4), 8 << 20, 64 << 20);
+  for (int64_t at = part_bytes; at < size; at += part_bytes) cuts.push_back(std::max(cuts.back(), next_line_start(fd, at, size)));
   cuts.push_back(size);
   ::close(fd);
 
@@ -59,31 +65,49 @@ Result<HourlyData> read_smi_parallel(const std::string& path, int64_t size, unsi
     GpuRegistry registry;
     HourlyData data;
     Result<ReadStats> stats = ReadStats{};
+    std::vector<std::optional<HourlyAggregator::Span>> spans;  // per GPU of the registry
   };
-  std::vector<Part> parts(threads);
+  std::vector<Part> parts(cuts.size() - 1);
+  std::atomic<size_t> next_part{0};
+  std::atomic<int64_t> bytes_done{0};
+  auto work = [&](bool reports_progress) {
+    for (size_t i; (i = next_part++) < parts.size();) {
+      Part& part = parts[i];
+      HourlyAggregator aggregator(part.data);
+      part.stats = read_smi_csv_range(path, cuts[i], cuts[i + 1], header, part.registry, aggregator, options);
+      for (uint32_t g = 0; g < part.registry.names().size(); ++g) part.spans.push_back(aggregator.span(g));
+      bytes_done += cuts[i + 1] - cuts[i];
+      if (reports_progress && progress) progress(bytes_done, size);  // the caller's thread only
+    }
+  };
   std::vector<std::thread> workers;
-  for (unsigned t = 0; t < threads; ++t)
-    workers.emplace_back([&, t] {
-      HourlyAggregator aggregator(parts[t].data);
-      parts[t].stats = read_smi_csv_range(path, cuts[t], cuts[t + 1], header, parts[t].registry, aggregator, options);
-    });
+  for (unsigned t = 1; t < threads; ++t) workers.emplace_back(work, false);
+  work(true);
   for (auto& w : workers) w.join();
   if (progress) progress(size, size);
 
   HourlyData out;
-  int64_t lines_before = 1;  // the header
+  std::map<std::string, int64_t> latest;  // per GPU name, over the parts merged so far
+  int64_t lines_before = 1;               // the header
   for (Part& p : parts) {
     if (!p.stats) return p.stats.error();
+    const std::vector<std::string>& names = p.registry.names();
+    for (size_t g = 0; g < names.size(); ++g) {
+      if (!p.spans[g]) continue;
+      auto [it, first_seen] = latest.try_emplace(names[g], p.spans[g]->latest);
+      if (!first_seen && p.spans[g]->first <= it->second) return std::optional<HourlyData>();
+      it->second = std::max(it->second, p.spans[g]->latest);
+    }
     ReadStats& s = *p.stats;
     for (auto& skip : s.skipped) skip.line += lines_before;
     lines_before += s.lines;
-    p.data.gpus = p.registry.names();
+    p.data.gpus = names;
     keep_aggregator_counts(p.data.stats, s);
     out.merge(p.data);
   }
   out.stats.lines += 1;
   out.stats.bytes = size;
-  return out;
+  return std::optional<HourlyData>(std::move(out));
 }
 
 }  // namespace
@@ -127,8 +151,13 @@ void HourlyAggregator::enter_hour(int64_t time_ms) {
 
 // Inline in add and add_batch: on the batch path the loop pays no call per sample.
 inline void HourlyAggregator::fold(const Sample& s) {
-  if (s.gpu >= last_time_.size()) last_time_.resize(s.gpu + 1, INT64_MIN);
+  if (s.gpu >= last_time_.size()) last_time_.resize(s.gpu + 1, kUnseen);
   int64_t& last = last_time_[s.gpu];
+  if (last == kUnseen) {
+    if (s.gpu >= first_time_.size()) first_time_.resize(s.gpu + 1);
+    first_time_[s.gpu] = s.time_ms;
+    last = INT64_MIN;
+  }
   // One source may give one metric per line (Prometheus text): only a repeated utilization
   // reading at the same time is a duplicate.
   if (s.time_ms == last && s.utilization_pct) {
@@ -154,6 +183,11 @@ inline void HourlyAggregator::fold(const Sample& s) {
 
 void HourlyAggregator::add(const Sample& s) { fold(s); }
 
+std::optional<HourlyAggregator::Span> HourlyAggregator::span(uint32_t gpu) const {
+  if (gpu >= last_time_.size() || last_time_[gpu] == kUnseen) return std::nullopt;
+  return Span{first_time_[gpu], last_time_[gpu]};
+}
+
 void HourlyAggregator::add_batch(std::span<const Sample> samples) {
   for (const Sample& s : samples) fold(s);
 }
@@ -171,7 +205,7 @@ void HourlyAggregator::fold_usage(std::span<const UsageReading> readings) {
   size_t gpus_in_hour = current_ ? current_->size() : 0;
   for (const UsageReading& r : readings) {
     if (r.gpu >= gpus_timed) {
-      last_time_.resize(r.gpu + 1, INT64_MIN);
+      last_time_.resize(r.gpu + 1, kUnseen);
       last_time = last_time_.data();
       gpus_timed = last_time_.size();
     }
@@ -244,10 +278,12 @@ Result<HourlyData> read_hourly(const std::vector<std::string>& paths, SourceForm
     const bool plain_file = ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && !is_gzip_file(path);
     const unsigned cores = std::max(1u, std::min(8u, std::thread::hardware_concurrency()));
     if (f == SourceFormat::kSmiCsv && plain_file && st.st_size >= kParallelFrom && cores > 1) {
-      auto part = read_smi_parallel(path, st.st_size, cores, progress, usage_options);
-      if (!part) return part.error();
-      all.merge(*part);
-      continue;
+      auto parallel = read_smi_parallel(path, st.st_size, cores, progress, usage_options);
+      if (!parallel) return parallel.error();
+      if (*parallel) {
+        all.merge(**parallel);
+        continue;
+      }  // else a duplicate or clock jump may span a cut: one thread reads it again
     }
     HourlyData one;
     HourlyAggregator aggregator(one);

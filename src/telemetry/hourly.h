@@ -46,7 +46,17 @@ class HourlyAggregator : public SampleSink {
   void add_batch(std::span<const Sample> samples) override;
   void add_usage_batch(std::span<const UsageReading> readings, UsagePresent present) override;
 
+  // The times of the first sample of `gpu` folded here and of its latest, if it had any: parts
+  // of one log aggregated apart add up to the whole when each GPU's first time in a part is
+  // later than its latest before it.
+  struct Span {
+    int64_t first, latest;
+  };
+  std::optional<Span> span(uint32_t gpu) const;
+
  private:
+  // last_time_ of a GPU before its first sample: above any time, so that sample takes fold's way.
+  static constexpr int64_t kUnseen = INT64_MAX;
   void fold(const Sample& s);
   template <bool kUtil, bool kMem, bool kTemp>
   void fold_usage(std::span<const UsageReading> readings);
@@ -57,7 +67,8 @@ class HourlyAggregator : public SampleSink {
   int64_t current_begin_ms_ = INT64_MAX;
   int64_t current_end_ms_ = INT64_MIN;
   std::vector<HourAcc>* current_ = nullptr;
-  std::vector<int64_t> last_time_;  // per GPU, for duplicates and clock jumps
+  std::vector<int64_t> last_time_;   // per GPU, the latest time: for duplicates and clock jumps
+  std::vector<int64_t> first_time_;  // per GPU
 };
 
 // Reads every path (files, directories, gzip) into hourly data, in order.

@@ -44,6 +44,8 @@ class ByteSource {
   virtual std::string_view map_lines() { return {}; }
   // Why the data read so far cannot be trusted, or empty.
   virtual std::string failure() const { return {}; }
+  // Whether read() is known to have nothing more to give (false: it may have).
+  virtual bool exhausted() const { return false; }
 };
 
 class FileRange : public ByteSource {
@@ -65,6 +67,7 @@ class FileRange : public ByteSource {
   std::string failure() const override {
     return mapped_ && mapped_->truncated() ? "the file shrank while it was read (rotated or truncated?): read it again" : "";
   }
+  bool exhausted() const override { return pos_ >= end_; }
 
  private:
   int fd_;
@@ -90,6 +93,7 @@ template <class Whole, class Unfinished>
 bool for_each_chunk(ByteSource& src, int64_t& bytes, const Progress& progress, int64_t total, Whole&& whole,
                     Unfinished&& unfinished) {
   static_assert(kSlack >= 64);
+  if (src.exhausted()) return true;  // all mapped: no buffer to fault in
   // Zeroed once, so no byte read in the slack is ever uninitialised.
   std::vector<char> buf(kChunk + kMaxLine + kSlack);
   size_t kept = 0;  // bytes of an unfinished line carried over

@@ -557,6 +557,7 @@ TEST(HourlyTest, LargeFilesReadInParallelGiveTheSameHours) {
     int64_t rows = 0;
     for (int64_t t = 0; rows < 760000; ++t)
       for (int g = 0; g < 4; ++g, ++rows) {
+        if (rows % 100000 == 99999) out << "garbage\n";  // 7 of them, in different parts
         int h = static_cast<int>(t / 3600), m = static_cast<int>(t / 60 % 60), s = static_cast<int>(t % 60);
         std::snprintf(line, sizeof line, "2024/05/%02d %02d:%02d:%02d.000, %d, %d %%, %d MiB, %d\n", 1 + h / 24, h % 24, m, s, g,
                       static_cast<int>((t + g) % 101), 1000 + g, 40 + g);
@@ -570,7 +571,8 @@ TEST(HourlyTest, LargeFilesReadInParallelGiveTheSameHours) {
   GpuRegistry reg;
   HourlyData serial;
   HourlyAggregator agg(serial);
-  ASSERT_TRUE(read_samples(path, SourceFormat::kSmiCsv, reg, agg).ok());
+  auto serial_stats = read_samples(path, SourceFormat::kSmiCsv, reg, agg);
+  ASSERT_TRUE(serial_stats.ok());
   serial.gpus = reg.names();
   ASSERT_EQ(parallel->hours.size(), serial.hours.size());
   EXPECT_EQ(parallel->gpus, serial.gpus);
@@ -583,6 +585,54 @@ TEST(HourlyTest, LargeFilesReadInParallelGiveTheSameHours) {
     }
   }
   EXPECT_EQ(parallel->stats.samples, 760000);
+  // Skipped lines keep their numbers in the whole file: the first garbage line follows the
+  // header and 99,999 rows.
+  ASSERT_EQ(parallel->stats.skipped.size(), 7u);
+  ASSERT_EQ(serial_stats->skipped.size(), 7u);
+  for (size_t i = 0; i < 7; ++i) EXPECT_EQ(parallel->stats.skipped[i].line, serial_stats->skipped[i].line);
+  EXPECT_EQ(parallel->stats.skipped[0].line, 100001);
+  EXPECT_EQ(parallel->stats.skipped[6].line, 700007);
+  EXPECT_EQ(parallel->stats.lines, 760008);
+  EXPECT_EQ(serial_stats->lines, 760008);
+}
+
+// A log written twice into one file (a logger restarted over the same hours, say). One reader
+// counts the second copy's samples as clock jumps (earlier than their GPU's latest) and the
+// last round as duplicates. Parts read by separate threads each see one copy only: the parallel
+// reader must notice that they overlap in time and read the file again with one thread, so the
+// result is exactly the serial one.
+TEST(HourlyTest, ParallelPartsThatOverlapInTimeAreReadAgainByOneThread) {
+  std::string copy = "timestamp, index, utilization.gpu [%], memory.used [MiB], temperature.gpu\n";
+  char line[128];
+  for (int64_t t = 0; t < 100000; ++t)  // 4 GPUs, ≈ 45 bytes a line: ≈ 18 MB a copy
+    for (int g = 0; g < 4; ++g) {
+      const int h = static_cast<int>(t / 3600), m = static_cast<int>(t / 60 % 60), sec = static_cast<int>(t % 60);
+      std::snprintf(line, sizeof line, "2024/05/%02d %02d:%02d:%02d.000, %d, %d %%, %d MiB, %d\n", 1 + h / 24, h % 24, m, sec,
+                    g, static_cast<int>((t * 3 + g) % 101), 1000 + g, 40 + g);
+      copy += line;
+    }
+  const std::string path = write_file(temp_dir(), "twice.csv", copy + copy);
+  ASSERT_GT(std::filesystem::file_size(path), 32u << 20);  // read in parallel
+  auto parallel = read_hourly({path}, SourceFormat::kSmiCsv);
+  ASSERT_TRUE(parallel.ok());
+  GpuRegistry reg;
+  HourlyData serial;
+  HourlyAggregator agg(serial);
+  ASSERT_TRUE(read_samples(path, SourceFormat::kSmiCsv, reg, agg).ok());
+  // 400,000 rows a copy. The second copy's rows are all earlier than the first copy's last round
+  // (t = 99,999) but that round itself: 399,996 clock jumps, 4 duplicates.
+  EXPECT_EQ(parallel->stats.samples, 800000);
+  EXPECT_EQ(serial.stats.clock_jumps, 399996);
+  EXPECT_EQ(serial.stats.duplicates, 4);
+  EXPECT_EQ(parallel->stats.clock_jumps, serial.stats.clock_jumps);
+  EXPECT_EQ(parallel->stats.duplicates, serial.stats.duplicates);
+  ASSERT_EQ(parallel->hours.size(), serial.hours.size());
+  for (const auto& [hour, accs] : serial.hours)
+    for (size_t g = 0; g < accs.size(); ++g) {
+      EXPECT_EQ(parallel->hours.at(hour)[g].count, accs[g].count);
+      EXPECT_EQ(parallel->hours.at(hour)[g].util_sum, accs[g].util_sum);
+    }
+  EXPECT_EQ(parallel->hours.begin()->second.at(0).count, 7200u);  // a clock jump's sample is kept
 }
 
 // A nvidia-smi log of `rounds` rounds of 8 GPUs (uuid keys, ~106-byte lines as nvidia-smi writes
