@@ -1090,9 +1090,10 @@ class SmiCsvParser {
                                           _mm_load_si128(reinterpret_cast<const __m128i*>(shape.vary + i)));
       return _mm_cmpeq_epi8(masked, _mm_load_si128(reinterpret_cast<const __m128i*>(shape.text + i)));
     };
-    static_assert(LineShape::kMax == 128);  // eight blocks, no loop
-    const __m128i same = _mm_and_si128(_mm_and_si128(_mm_and_si128(block(0), block(16)), _mm_and_si128(block(32), block(48))),
-                                       _mm_and_si128(_mm_and_si128(block(64), block(80)), _mm_and_si128(block(96), block(112))));
+    static_assert(LineShape::kMax == 128);  // seven or eight blocks, no loop
+    __m128i same = _mm_and_si128(_mm_and_si128(_mm_and_si128(block(0), block(16)), _mm_and_si128(block(32), block(48))),
+                                 _mm_and_si128(_mm_and_si128(block(64), block(80)), block(96)));
+    if (shape.size > 112) same = _mm_and_si128(same, block(112));
     if (_mm_movemask_epi8(same) != 0xFFFF) return false;
 #else
     for (size_t i = 0; i < shape.size; ++i)
