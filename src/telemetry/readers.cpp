@@ -1046,13 +1046,15 @@ class SmiCsvParser {
     shape.util = shape.mem = shape.temp = {};
     shape.stepped_count = 0;
     for (const FastStep* st = plan; st->column != FastColumn::kDone; ++st) {
+      // Outside the identity span every step ran on this line, the next one too (kDone's start
+      // is past the newline): a column ends one byte before the next begins.
       const char* const field = st->start;
-      const size_t field_size = static_cast<size_t>(st[1].start - 1 - field);  // up to its separator
+      auto field_size = [&] { return static_cast<size_t>(st[1].start - 1 - field); };
       switch (st->column) {
         case FastColumn::kSpan: st += st->span_steps; break;  // fixed: the GPU's identity
         case FastColumn::kTime: {
           const char* t = field + (*field == ' ');
-          const size_t n = field_size - static_cast<size_t>(t - field);
+          const size_t n = field_size() - static_cast<size_t>(t - field);
           if (n > 32) return;  // no shape
           shape.time = varies(t, n);
           shape.time_bytes = n == 32 ? ~uint32_t{0} : (uint32_t{1} << n) - 1;
@@ -1062,15 +1064,17 @@ class SmiCsvParser {
         case FastColumn::kMem: shape.mem = number(field); break;
         case FastColumn::kTemp: shape.temp = number(field); break;
         case FastColumn::kSkip:
-        case FastColumn::kSkipLast:
-          varies(field, field_size);
-          for (size_t done = 0; done < field_size; done += 16) {  // in pieces of up to 16 bytes
+        case FastColumn::kSkipLast: {
+          const size_t size = field_size();
+          varies(field, size);
+          for (size_t done = 0; done < size; done += 16) {  // in pieces of up to 16 bytes
             if (shape.stepped_count == LineShape::kMaxStepped) return;  // too many to check: no shape
-            const size_t piece = std::min<size_t>(16, field_size - done);
+            const size_t piece = std::min<size_t>(16, size - done);
             shape.stepped[shape.stepped_count++] = {static_cast<uint8_t>(field - line + done),
                                                     static_cast<uint16_t>((1u << piece) - 1)};
           }
           break;
+        }
         case FastColumn::kKey:
         case FastColumn::kDone: break;
       }

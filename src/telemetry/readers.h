@@ -1,8 +1,8 @@
 // Readers: nvidia-smi --query-gpu CSV logs, nvidia-smi dmon logs and directories of
 // Prometheus text-format scrapes (dcgm-exporter) become one stream of Samples. Files may be
-// gzip-compressed (read transparently). Reading streams in fixed-size buffers (memory stays
-// constant whatever the file size). Malformed lines are counted and reported with
-// file:line, never a crash and never a silently wrong number.
+// gzip-compressed (read transparently). Reading streams through fixed-size buffers or mapped
+// windows (memory stays bounded whatever the file size). Malformed lines are counted and
+// reported with file:line, never a crash and never a silently wrong number.
 #pragma once
 
 #include <cstdint>
