@@ -1079,6 +1079,8 @@ class SmiCsvParser {
         case FastColumn::kDone: break;
       }
     }
+    // Utilization and temperature are read together, each in half a word: up to 4 digits.
+    if (shape.util.shift < 32 || shape.temp.shift < 32) return;
     shape.size = static_cast<uint8_t>(size);
   }
 
@@ -1112,9 +1114,18 @@ class SmiCsvParser {
                !time_.parse(std::string_view(t, shape.time.size), r.time_ms)) {
       return false;  // a ',' would be a decimal mark to the parser, but it cuts the column
     }
-    // An absent utilization reads as one digit: never above 100.
-    return shaped_number(p, shape.util, r.utilization_pct) && r.utilization_pct <= 100 &&
-           shaped_number(p, shape.mem, r.memory_used_mib) && shaped_number(p, shape.temp, r.temperature_c);
+    if (!shaped_number(p, shape.mem, r.memory_used_mib)) return false;
+    // Utilization and temperature (up to 4 digits each) in one word, combined at once: each set
+    // at the top of its half, the pairs of digits combined, then each half's two pairs by one
+    // multiply (what spills from the low half into the high one stays below its result's bits).
+    const uint64_t util = digit_values(p + shape.util.at), temp = digit_values(p + shape.temp.at);
+    if (((non_digits(util) & shape.util.checked) | (non_digits(temp) & shape.temp.checked)) != 0) return false;
+    uint64_t both = ((util << shape.util.shift) >> 32) | ((temp << shape.temp.shift) & 0xFFFFFFFF00000000);
+    both = both * 10 + (both >> 8);
+    both = (both & 0x00FF00FF00FF00FF) * (1 + (100 << 16));
+    r.utilization_pct = static_cast<float>((both >> 16) & 0xFFFF);
+    r.temperature_c = static_cast<float>(both >> 48);
+    return r.utilization_pct <= 100;  // an absent utilization reads as one digit: never above
   }
 
   // The whole number n stands for at p + n.at, if its digits are all digits.

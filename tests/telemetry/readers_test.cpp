@@ -374,6 +374,34 @@ TEST(ReadersTest, UsageFastPathReadsShapesOfALogWithoutUtilization) {
   }
 }
 
+// And one without temperature, utilization at 98 to 100 % (two and three digits, two shapes).
+TEST(ReadersTest, UsageFastPathReadsShapesOfALogWithoutTemperature) {
+  std::string text = "timestamp, index, utilization.gpu [%], memory.used [MiB]\n";
+  char line[96];
+  for (int round = 0; round < 60; ++round)
+    for (int g = 0; g < 2; ++g) {
+      std::snprintf(line, sizeof line, "2024/05/01 12:00:%02d.000, %d, %d %%, %d MiB\n", round, g, 98 + (round + g) % 3, 7 + g);
+      text += line;
+    }
+  const std::string path = write_file(temp_dir(), "notemp.csv", text);
+  for (bool usage_only : {true, false}) {
+    SCOPED_TRACE(usage_only);
+    Read r;
+    Collect c;
+    ReadOptions options;
+    options.usage_metrics_only = usage_only;
+    ASSERT_TRUE(read_samples(path, SourceFormat::kSmiCsv, r.gpus, c, {}, options).ok());
+    ASSERT_EQ(c.samples.size(), 120u);
+    float util_sum = 0;
+    for (const Sample& s : c.samples) util_sum += *s.utilization_pct;
+    EXPECT_EQ(util_sum, 40 * (98 + 99 + 100));  // each value 40 times
+    const Sample& s = c.samples[59];  // round 29, GPU 1: 98 + 30 % 3
+    EXPECT_EQ(s.utilization_pct, 98.0f);
+    EXPECT_EQ(s.memory_used_mib, 8.0f);
+    EXPECT_FALSE(s.temperature_c.has_value());
+  }
+}
+
 TEST(ReadersTest, UsageFastPathForgetsTheOldLayoutAtANewHeader) {
   const std::string text =
       "timestamp, index, uuid, utilization.gpu [%], memory.used [MiB]\n"
