@@ -31,7 +31,9 @@ std::string first_line(int fd) {
   ssize_t got = ::pread(fd, line.data(), line.size(), 0);
   line.resize(got > 0 ? static_cast<size_t>(got) : 0);
   auto nl = line.find('\n');
-  return nl == std::string::npos ? std::string() : line.substr(0, nl);
+  if (nl == std::string::npos) return {};
+  if (nl > 0 && line[nl - 1] == '\r') --nl;
+  return line.substr(0, nl);
 }
 
 int64_t next_line_start(int fd, int64_t from, int64_t size) {
@@ -47,14 +49,22 @@ int64_t next_line_start(int fd, int64_t from, int64_t size) {
 
 // Reads a large plain nvidia-smi CSV with one thread per core, each taking the next of many byte
 // ranges cut at line starts (a core slowed by other work takes fewer), and merges the parts in
-// file order. nullopt when the parts may not add up to what one reader gives: a GPU's sample in
-// a part no later than one of its samples before it (a duplicate or a clock jump across a cut).
+// file order. Each part is read with the file's first line as its header. nullopt when the
+// parts may not add up to what one reader gives: the first line is no header, a part met a
+// header naming other columns (the parts after it would read their lines by the wrong ones),
+// or a GPU's sample in a part is no later than one of its samples before it (a duplicate or a
+// clock jump across a cut). The sums of non-integer values may differ from one reader's in the
+// last bit (added in another order); nvidia-smi writes whole numbers.
 Result<std::optional<HourlyData>> read_smi_parallel(const std::string& path, int64_t size, unsigned threads,
                                                     const Progress& progress, const ReadOptions& options) {
   int fd = ::open(path.c_str(), O_RDONLY);
   if (fd < 0) return Error{path, 0, {}, std::string("cannot open: ") + std::strerror(errno)};
   const std::string header = first_line(fd);
-  std::vector<int64_t> cuts{static_cast<int64_t>(header.size() + 1)};
+  if (!is_smi_csv_header(header)) {
+    ::close(fd);
+    return std::optional<HourlyData>();
+  }
+  std::vector<int64_t> cuts{next_line_start(fd, 0, size)};
   // About four parts a thread, so that a thread slowed by other work leaves more to the others.
   const int64_t part_bytes = std::clamp<int64_t>(size / (threads * 4), 8 << 20, 64 << 20);
   for (int64_t at = part_bytes; at < size; at += part_bytes) cuts.push_back(std::max(cuts.back(), next_line_start(fd, at, size)));
@@ -91,6 +101,7 @@ Result<std::optional<HourlyData>> read_smi_parallel(const std::string& path, int
   int64_t lines_before = 1;               // the header
   for (Part& p : parts) {
     if (!p.stats) return p.stats.error();
+    if (p.stats->header_changes > 0) return std::optional<HourlyData>();
     const std::vector<std::string>& names = p.registry.names();
     for (size_t g = 0; g < names.size(); ++g) {
       if (!p.spans[g]) continue;

@@ -7,38 +7,48 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <cstring>
 #include <mutex>
 
 namespace gpuplan::telemetry {
 namespace {
 
-// The mappings being read, for the SIGBUS handler: a fault inside one of them is a page the file
-// lost. Lock-free atomics only, as a signal handler may use.
-struct Slot {
-  std::atomic<bool> taken{false};
-  std::atomic<uintptr_t> begin{0}, end{0};
-  std::atomic<bool> faulted{false};
+// The mapping this thread is reading, for the SIGBUS handler: a fault inside it is a page the
+// file lost. A fault is delivered to the thread that made it, so the handler looks at its own
+// thread's mapping only, which no other thread changes. Plain data (static TLS, no initialiser),
+// as a signal handler may touch.
+struct Mapped {
+  uintptr_t begin = 0, end = 0;
+  bool faulted = false;
 };
-constexpr int kSlots = 64;  // mappings at once (one per reading thread); beyond, plain reads
-Slot g_slots[kSlots];
+thread_local Mapped t_mapped;
 struct sigaction g_previous {};
 uintptr_t g_page_size = 4096;
 
-void on_sigbus(int, siginfo_t* info, void*) {
+void on_sigbus(int signal, siginfo_t* info, void* context) {
+  const int saved_errno = errno;
   const auto address = reinterpret_cast<uintptr_t>(info->si_addr);
-  for (Slot& slot : g_slots) {
-    if (address < slot.begin.load(std::memory_order_acquire) || address >= slot.end.load(std::memory_order_acquire)) continue;
+  if (address >= t_mapped.begin && address < t_mapped.end) {
     // A zero page where the file's page was: the read is retried and sees '\0', which no parser
     // takes for text. mmap is a plain system call, safe here though POSIX does not list it.
     void* page = reinterpret_cast<void*>(address & ~(g_page_size - 1));
     if (::mmap(page, g_page_size, PROT_READ, MAP_FIXED | MAP_PRIVATE | MAP_ANONYMOUS, -1, 0) != MAP_FAILED) {
-      slot.faulted.store(true, std::memory_order_release);
+      t_mapped.faulted = true;
+      errno = saved_errno;
       return;
     }
   }
-  // Not a page of ours: back to what handled SIGBUS before, which the retried access meets.
-  ::sigaction(SIGBUS, &g_previous, nullptr);
+  // Not a page of ours: what handled SIGBUS before does (a sanitizer's report, say), or the
+  // default action ends the process, as it would have without this handler.
+  errno = saved_errno;
+  if (g_previous.sa_flags & SA_SIGINFO) {
+    if (g_previous.sa_sigaction) return g_previous.sa_sigaction(signal, info, context);
+  } else if (g_previous.sa_handler != SIG_DFL && g_previous.sa_handler != SIG_IGN) {
+    return g_previous.sa_handler(signal);
+  }
+  ::signal(SIGBUS, SIG_DFL);
+  ::raise(SIGBUS);
 }
 
 void install_handler() {
@@ -53,45 +63,45 @@ void install_handler() {
   });
 }
 
-int take_slot() {
-  for (int i = 0; i < kSlots; ++i) {
-    bool free = false;
-    if (g_slots[i].taken.compare_exchange_strong(free, true)) return i;
-  }
-  return -1;
+// Set and cleared with the handler in mind: it may run between any two stores of this thread.
+void publish(uintptr_t begin, uintptr_t end) {
+  t_mapped.faulted = false;
+  t_mapped.end = 0;
+  std::atomic_signal_fence(std::memory_order_seq_cst);
+  t_mapped.begin = begin;
+  std::atomic_signal_fence(std::memory_order_seq_cst);
+  t_mapped.end = end;
+  std::atomic_signal_fence(std::memory_order_seq_cst);
 }
 
 }  // namespace
 
 MappedLines::MappedLines(int fd, int64_t begin, int64_t end, size_t slack) : fd_(fd), pos_(begin), end_(end), slack_(slack) {
   install_handler();
-  slot_ = take_slot();
 }
 
-MappedLines::~MappedLines() {
-  unmap();
-  if (slot_ >= 0) g_slots[slot_].taken.store(false);
-}
+MappedLines::~MappedLines() { unmap(); }
 
 void MappedLines::unmap() {
   if (!mapping_) return;
-  Slot& slot = g_slots[slot_];
-  slot.begin.store(0, std::memory_order_release);
-  slot.end.store(0, std::memory_order_release);
-  if (slot.faulted.exchange(false)) truncated_ = true;
+  std::atomic_signal_fence(std::memory_order_seq_cst);
+  if (t_mapped.faulted) truncated_ = true;
+  publish(0, 0);
   ::munmap(mapping_, mapping_size_);
   mapping_ = nullptr;
 }
 
-bool MappedLines::truncated() const {
-  return truncated_ || (mapping_ && g_slots[slot_].faulted.load(std::memory_order_acquire));
-}
+bool MappedLines::truncated() const { return truncated_ || (mapping_ && t_mapped.faulted); }
 
 std::string_view MappedLines::next() {
   unmap();
-  if (slot_ < 0 || truncated_) return {};
+  if (truncated_) return {};
   struct stat st {};
   if (::fstat(fd_, &st) != 0) return {};
+  if (st.st_size < end_) {  // lost what it had when the range was set: no partial read passes
+    truncated_ = true;
+    return {};
+  }
   const auto page = static_cast<int64_t>(g_page_size);
   const int64_t map_begin = pos_ / page * page;
   // Whole pages of the file only (a page past its end cannot be read), the slack among them.
@@ -102,8 +112,7 @@ std::string_view MappedLines::next() {
   if (m == MAP_FAILED) return {};
   mapping_ = static_cast<char*>(m);
   mapping_size_ = static_cast<size_t>(map_end - map_begin);
-  g_slots[slot_].begin.store(reinterpret_cast<uintptr_t>(mapping_), std::memory_order_release);
-  g_slots[slot_].end.store(reinterpret_cast<uintptr_t>(mapping_) + mapping_size_, std::memory_order_release);
+  publish(reinterpret_cast<uintptr_t>(mapping_), reinterpret_cast<uintptr_t>(mapping_) + mapping_size_);
   const char* begin = mapping_ + (pos_ - map_begin);
   const size_t size = static_cast<size_t>(lines_until - pos_);
   const void* last_newline = ::memrchr(begin, '\n', size);

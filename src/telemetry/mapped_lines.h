@@ -2,7 +2,9 @@
 // no copy into a buffer (read() copying a cached file costs as much as parsing it), and memory
 // stays bounded (one window is mapped at a time, so a large file does not become resident).
 // A file that shrinks while it is mapped (log rotation by copytruncate) would raise SIGBUS on
-// the lost pages: they read as '\0' instead, and truncated() says so.
+// the lost pages: they read as '\0' instead, and truncated() says so; so it does when the file
+// is found shorter than the range before a window is mapped. One thread uses an object (the
+// SIGBUS handler knows each thread's current mapping); a thread maps one window at a time.
 #pragma once
 
 #include <cstddef>
@@ -38,7 +40,6 @@ class MappedLines {
   size_t slack_;
   char* mapping_ = nullptr;
   size_t mapping_size_ = 0;
-  int slot_ = -1;  // in the SIGBUS handler's table while mapped
   bool truncated_ = false;
 };
 

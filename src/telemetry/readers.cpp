@@ -56,6 +56,7 @@ class FileRange : public ByteSource {
     n = static_cast<size_t>(std::min<int64_t>(static_cast<int64_t>(n), end_ - pos_));
     ssize_t got = ::pread(fd_, buf, n, pos_);
     if (got > 0) pos_ += got;
+    if (got == 0) shrank_ = true;  // the file ended before the range did
     return got;
   }
   std::string_view map_lines() override {
@@ -65,7 +66,8 @@ class FileRange : public ByteSource {
     return lines;
   }
   std::string failure() const override {
-    return mapped_ && mapped_->truncated() ? "the file shrank while it was read (rotated or truncated?): read it again" : "";
+    return shrank_ || (mapped_ && mapped_->truncated()) ? "the file shrank while it was read (rotated or truncated?): read it again"
+                                                       : "";
   }
   bool exhausted() const override { return pos_ >= end_; }
 
@@ -73,6 +75,7 @@ class FileRange : public ByteSource {
   int fd_;
   int64_t pos_, end_;
   std::optional<MappedLines> mapped_;
+  bool shrank_ = false;
 };
 
 class GzipSource : public ByteSource {
@@ -708,6 +711,7 @@ struct SmiColumns {
   int timestamp = -1, index = -1, uuid = -1, bus_id = -1, util = -1, mem_used = -1, mem_total = -1, temp = -1,
       power = -1, sm_clock = -1, ecc_corrected = -1, ecc_uncorrected = -1, clock_event_reasons = -1;
   int count = 0;
+  bool operator==(const SmiColumns&) const = default;
 };
 
 // "timestamp, index, utilization.gpu [%], ..." → column positions; false if not a header.
@@ -1206,6 +1210,7 @@ class SmiCsvParser {
   void header_or_garbage(std::string_view line, int64_t number) {  // a header (again, after a restart) or garbage
     SmiColumns cols;
     if (parse_smi_header(line, cols)) {
+      if (have_header_ && !(cols == cols_)) ++stats_.header_changes;
       use(cols);
     } else {
       stats_.skip(file_, number, "not a CSV row or header");
@@ -1572,6 +1577,12 @@ void ReadStats::merge(const ReadStats& o) {
     if (skipped.size() < kKeptSkips) skipped.push_back(s);
   duplicates += o.duplicates;
   clock_jumps += o.clock_jumps;
+  header_changes += o.header_changes;
+}
+
+bool is_smi_csv_header(std::string_view line) {
+  SmiColumns unused;
+  return parse_smi_header(line, unused);
 }
 
 Result<ReadStats> read_smi_csv_range(const std::string& path, int64_t begin, int64_t end, std::string_view header,

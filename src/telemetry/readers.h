@@ -42,6 +42,7 @@ struct ReadStats {
   std::vector<Skipped> skipped;  // the first few, for the report
   int64_t duplicates = 0;        // same GPU and time seen again
   int64_t clock_jumps = 0;       // time went backwards within a GPU's stream
+  int64_t header_changes = 0;    // CSV headers naming other columns than the one before
 
   void skip(const std::string& file, int64_t line, std::string reason);
   void merge(const ReadStats& other);
@@ -101,6 +102,9 @@ Result<ReadStats> read_samples(const std::string& path, SourceFormat format, Gpu
 // Lets a caller read one large file with several threads.
 Result<ReadStats> read_smi_csv_range(const std::string& path, int64_t begin, int64_t end, std::string_view header,
                                      GpuRegistry& gpus, SampleSink& sink, const ReadOptions& options = {});
+
+// Whether a line is an nvidia-smi CSV header ("timestamp, index, utilization.gpu [%], ...").
+bool is_smi_csv_header(std::string_view line);
 
 // Whether a file starts with the gzip magic bytes.
 bool is_gzip_file(const std::string& path);

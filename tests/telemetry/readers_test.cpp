@@ -731,28 +731,105 @@ TEST(HourlyTest, MappedWindowsReadWhatTheReadBufferReads) {
   }
 }
 
-// Log rotation by copytruncate while a mapped window is read: the pages the file lost would raise
-// SIGBUS. The read ends with an error that says so, and the process lives.
-TEST(HourlyTest, AFileThatShrinksWhileMappedIsAnErrorNotACrash) {
-  const std::string path = write_file(temp_dir(), "rotated.csv", eight_gpu_log(25000));
-  struct Truncating : SampleSink {
-    std::string path;
-    bool done = false;
-    void add(const Sample&) override {}
-    void add_usage_batch(std::span<const UsageReading>, UsagePresent) override {
-      if (!done) std::filesystem::resize_file(path, 1 << 20);  // as copytruncate does, mid-window
-      done = true;
+// Log rotation by copytruncate while a file is read: the pages a mapped window lost would raise
+// SIGBUS (cut to 1 MiB, inside the first 8 MB window), or the next window finds the file short
+// (cut just past the first window), or plain reads end early (cut past the last window). Each
+// read ends with an error that says so, and the process lives.
+TEST(HourlyTest, AFileThatShrinksWhileReadIsAnErrorNotACrash) {
+  const std::string text = eight_gpu_log(25000);  // ≈ 21 MB
+  for (const uintmax_t cut : {uintmax_t{1} << 20, (uintmax_t{8} << 20) + 13, uintmax_t{text.size()} - 100}) {
+    SCOPED_TRACE(cut);
+    const std::string path = write_file(temp_dir(), "rotated.csv", text);
+    struct Truncating : SampleSink {
+      std::string path;
+      uintmax_t cut = 0;
+      bool done = false;
+      void add(const Sample&) override {}
+      void add_usage_batch(std::span<const UsageReading>, UsagePresent) override {
+        if (!done) std::filesystem::resize_file(path, cut);  // as copytruncate does
+        done = true;
+      }
+    } sink;
+    sink.path = path;
+    sink.cut = cut;
+    GpuRegistry gpus;
+    ReadOptions options;
+    options.usage_metrics_only = true;
+    auto stats = read_samples(path, SourceFormat::kSmiCsv, gpus, sink, {}, options);
+    ASSERT_TRUE(sink.done);
+    ASSERT_FALSE(stats.ok());
+    EXPECT_EQ(stats.error().file, path);
+    EXPECT_NE(stats.error().message.find("shrank while it was read"), std::string::npos) << stats.error().str();
+  }
+}
+
+// A large file whose lines a single reader would read differently than parts read apart: the
+// parallel reader must give exactly what one thread gives (the gzip copy is read by one).
+void expect_parallel_read_as_one(const std::string& name, const std::string& text) {
+  const std::string dir = temp_dir();
+  const std::string plain = write_file(dir, name, text);
+  ASSERT_GT(text.size(), 32u << 20);  // read in parallel
+  write_gzip(plain + ".gz", text);
+  auto parallel = read_hourly({plain}, SourceFormat::kSmiCsv);
+  auto one = read_hourly({plain + ".gz"}, SourceFormat::kSmiCsv);
+  ASSERT_TRUE(parallel.ok()) << parallel.error().str();
+  ASSERT_TRUE(one.ok()) << one.error().str();
+  EXPECT_EQ(parallel->stats.lines, one->stats.lines);
+  EXPECT_EQ(parallel->stats.samples, one->stats.samples);
+  EXPECT_EQ(parallel->stats.skipped_count, one->stats.skipped_count);
+  EXPECT_EQ(parallel->gpus, one->gpus);
+  ASSERT_EQ(parallel->hours.size(), one->hours.size());
+  for (const auto& [hour, accs] : one->hours) {
+    const auto& p = parallel->hours.at(hour);
+    ASSERT_EQ(p.size(), accs.size());
+    for (size_t g = 0; g < accs.size(); ++g) {
+      EXPECT_EQ(p[g].count, accs[g].count);
+      EXPECT_EQ(p[g].util_sum, accs[g].util_sum);
+      EXPECT_EQ(p[g].mem_sum, accs[g].mem_sum);
+      EXPECT_EQ(p[g].temp_max, accs[g].temp_max);
     }
-  } sink;
-  sink.path = path;
-  GpuRegistry gpus;
-  ReadOptions options;
-  options.usage_metrics_only = true;
-  auto stats = read_samples(path, SourceFormat::kSmiCsv, gpus, sink, {}, options);
-  ASSERT_TRUE(sink.done);
-  ASSERT_FALSE(stats.ok());
-  EXPECT_EQ(stats.error().file, path);
-  EXPECT_NE(stats.error().message.find("shrank while it was read"), std::string::npos) << stats.error().str();
+  }
+}
+
+// Rows of 4 GPUs for `seconds` seconds from second `from` on, ≈ 50 bytes each, the values after
+// the timestamp and index in `order`: "u" utilization, "m" memory used, "t" temperature.
+std::string four_gpu_rows(int64_t from, int64_t seconds, const std::string& order, const char* eol) {
+  std::string text;
+  char line[128];
+  for (int64_t t = from; t < from + seconds; ++t)
+    for (int g = 0; g < 4; ++g) {
+      const int h = static_cast<int>(t / 3600), m = static_cast<int>(t / 60 % 60), sec = static_cast<int>(t % 60);
+      const int values[3] = {static_cast<int>((t * 7 + g) % 101), 20000 + g, 40 + g + static_cast<int>(t % 30)};
+      int n = std::snprintf(line, sizeof line, "2024/05/%02d %02d:%02d:%02d.000, %d", 1 + h / 24, h % 24, m, sec, g);
+      for (char c : order) {
+        const int v = values[c == 'u' ? 0 : c == 'm' ? 1 : 2];
+        n += std::snprintf(line + n, sizeof line - n, c == 'u' ? ", %d %%" : c == 'm' ? ", %d MiB" : ", %d", v);
+      }
+      text += line;
+      text += eol;
+    }
+  return text;
+}
+
+TEST(HourlyTest, AHeaderWithOtherColumnsMidFileIsReadAsOneReaderReadsIt) {
+  std::string text = "timestamp, index, utilization.gpu [%], memory.used [MiB], temperature.gpu\n";
+  text += four_gpu_rows(0, 50000, "umt", "\n");
+  text += "timestamp, index, temperature.gpu, utilization.gpu [%], memory.used [MiB]\n";  // a restart
+  text += four_gpu_rows(50000, 150000, "tum", "\n");
+  expect_parallel_read_as_one("restarted.csv", text);
+}
+
+TEST(HourlyTest, ACrlfLogIsReadInParallelAsOneReaderReadsIt) {
+  // The header's last column has no unit: its '\r' must not hide it.
+  std::string text = "timestamp, index, utilization.gpu [%], memory.used [MiB], temperature.gpu\r\n";
+  text += four_gpu_rows(0, 190000, "umt", "\r\n");
+  expect_parallel_read_as_one("crlf.csv", text);
+}
+
+TEST(HourlyTest, ALogWhoseFirstLineIsNoHeaderIsReadAsOneReaderReadsIt) {
+  std::string text = "\ntimestamp, index, utilization.gpu [%], memory.used [MiB], temperature.gpu\n";
+  text += four_gpu_rows(0, 190000, "umt", "\n");
+  expect_parallel_read_as_one("blank-first.csv", text);
 }
 
 }  // namespace
