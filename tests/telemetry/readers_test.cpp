@@ -41,6 +41,41 @@ Read read(const std::string& path, SourceFormat f = SourceFormat::kAuto) {
 // 2024-05-01 12:00:00 is day 19,844 since 1970: (19,844 × 24 + 12) × 3,600,000 ms.
 constexpr int64_t kNoonMay1 = (19844LL * 24 + 12) * 3600000;
 
+// An nvidia-smi CSV read for hourly usage (the fast path: usage_metrics_only) or for every metric
+// (the general path).
+Read read_smi(const std::string& path, bool usage_only) {
+  Read r;
+  Collect c;
+  ReadOptions options;
+  options.usage_metrics_only = usage_only;
+  auto stats = read_samples(path, SourceFormat::kSmiCsv, r.gpus, c, {}, options);
+  EXPECT_TRUE(stats.ok()) << (stats.ok() ? "" : stats.error().str());
+  if (stats) r.stats = *stats;
+  r.samples = c.samples;
+  return r;
+}
+
+// The fast path read what the general path read: the same readings, GPUs, lines and reports.
+void expect_same_reading(const Read& fast, const Read& general) {
+  ASSERT_EQ(general.samples.size(), fast.samples.size());
+  for (size_t i = 0; i < fast.samples.size(); ++i) {
+    SCOPED_TRACE(i);
+    EXPECT_EQ(fast.samples[i].time_ms, general.samples[i].time_ms);
+    EXPECT_EQ(fast.samples[i].gpu, general.samples[i].gpu);
+    EXPECT_EQ(fast.samples[i].utilization_pct, general.samples[i].utilization_pct);
+    EXPECT_EQ(fast.samples[i].memory_used_mib, general.samples[i].memory_used_mib);
+    EXPECT_EQ(fast.samples[i].temperature_c, general.samples[i].temperature_c);
+  }
+  EXPECT_EQ(fast.gpus.names(), general.gpus.names());
+  EXPECT_EQ(fast.stats.lines, general.stats.lines);
+  ASSERT_EQ(general.stats.skipped.size(), fast.stats.skipped.size());
+  for (size_t i = 0; i < fast.stats.skipped.size(); ++i) {
+    SCOPED_TRACE(i);
+    EXPECT_EQ(fast.stats.skipped[i].line, general.stats.skipped[i].line);
+    EXPECT_EQ(fast.stats.skipped[i].reason, general.stats.skipped[i].reason);
+  }
+}
+
 TEST(ReadersTest, DaysFromCivil) {
   EXPECT_EQ(days_from_civil(1970, 1, 1), 0);
   EXPECT_EQ(days_from_civil(2024, 5, 1), 19844);
@@ -220,38 +255,12 @@ TEST(ReadersTest, UsageFastPathAgreesWithTheGeneralPath) {
       "2024/05/01 13:00:00.001, 2, GPU-cccc, 11, 3, 81920, 32, 1\n"                     // no units
       "2024/05/01 13:00:00.001, 2, GPU-cccc, 11 %, 3 MiB, 81920 MiB, 32, 1 W";           // no newline
   const std::string path = write_file(temp_dir(), "mix.csv", text);
-  auto read_with = [&](bool usage_only) {
-    Read r;
-    Collect c;
-    ReadOptions options;
-    options.usage_metrics_only = usage_only;
-    auto stats = read_samples(path, SourceFormat::kSmiCsv, r.gpus, c, {}, options);
-    EXPECT_TRUE(stats.ok());
-    if (stats) r.stats = *stats;
-    r.samples = c.samples;
-    return r;
-  };
-  Read fast = read_with(true), general = read_with(false);
+  Read fast = read_smi(path, true), general = read_smi(path, false);
   ASSERT_EQ(fast.samples.size(), 12u);
-  ASSERT_EQ(general.samples.size(), fast.samples.size());
-  for (size_t i = 0; i < fast.samples.size(); ++i) {
-    SCOPED_TRACE(i);
-    EXPECT_EQ(fast.samples[i].time_ms, general.samples[i].time_ms);
-    EXPECT_EQ(fast.samples[i].gpu, general.samples[i].gpu);
-    EXPECT_EQ(fast.samples[i].utilization_pct, general.samples[i].utilization_pct);
-    EXPECT_EQ(fast.samples[i].memory_used_mib, general.samples[i].memory_used_mib);
-    EXPECT_EQ(fast.samples[i].temperature_c, general.samples[i].temperature_c);
-  }
+  expect_same_reading(fast, general);
   EXPECT_EQ(fast.gpus.names(), (std::vector<std::string>{"mix/GPU-aaaa", "mix/GPU-bbbb", "mix/GPU-cccc"}));
-  EXPECT_EQ(fast.gpus.names(), general.gpus.names());
   EXPECT_EQ(fast.stats.lines, 20);
-  EXPECT_EQ(general.stats.lines, 20);
   ASSERT_EQ(fast.stats.skipped_count, 7);
-  ASSERT_EQ(general.stats.skipped.size(), fast.stats.skipped.size());
-  for (size_t i = 0; i < fast.stats.skipped.size(); ++i) {
-    EXPECT_EQ(fast.stats.skipped[i].line, general.stats.skipped[i].line);
-    EXPECT_EQ(fast.stats.skipped[i].reason, general.stats.skipped[i].reason);
-  }
   // Exact values of a few, worked out from the text.
   constexpr int64_t kNoon = (19844LL * 24 + 12) * 3600000;
   EXPECT_EQ(fast.samples[0].time_ms, kNoon + 712);
@@ -305,35 +314,8 @@ TEST(ReadersTest, UsageFastPathReadsLinesOfAKnownShapeAsTheColumnsWould) {
   // Last, as a new GPU changes the cycle the others are expected in.
   text += "2024/05/01 12:01:04.000, 0, GPU-aaab, 94 %, 65601 MiB, 81920 MiB, 74, 376.28 W\n";  // another GPU
   const std::string path = write_file(temp_dir(), "shapes.csv", text);
-  auto read_with = [&](bool usage_only) {
-    Read r;
-    Collect c;
-    ReadOptions options;
-    options.usage_metrics_only = usage_only;
-    auto stats = read_samples(path, SourceFormat::kSmiCsv, r.gpus, c, {}, options);
-    EXPECT_TRUE(stats.ok());
-    if (stats) r.stats = *stats;
-    r.samples = c.samples;
-    return r;
-  };
-  Read fast = read_with(true), general = read_with(false);
-  ASSERT_EQ(general.samples.size(), fast.samples.size());
-  for (size_t i = 0; i < fast.samples.size(); ++i) {
-    SCOPED_TRACE(i);
-    EXPECT_EQ(fast.samples[i].time_ms, general.samples[i].time_ms);
-    EXPECT_EQ(fast.samples[i].gpu, general.samples[i].gpu);
-    EXPECT_EQ(fast.samples[i].utilization_pct, general.samples[i].utilization_pct);
-    EXPECT_EQ(fast.samples[i].memory_used_mib, general.samples[i].memory_used_mib);
-    EXPECT_EQ(fast.samples[i].temperature_c, general.samples[i].temperature_c);
-  }
-  EXPECT_EQ(fast.gpus.names(), general.gpus.names());
-  EXPECT_EQ(fast.stats.lines, general.stats.lines);
-  ASSERT_EQ(general.stats.skipped.size(), fast.stats.skipped.size());
-  for (size_t i = 0; i < fast.stats.skipped.size(); ++i) {
-    SCOPED_TRACE(i);
-    EXPECT_EQ(fast.stats.skipped[i].line, general.stats.skipped[i].line);
-    EXPECT_EQ(fast.stats.skipped[i].reason, general.stats.skipped[i].reason);
-  }
+  Read fast = read_smi(path, true), general = read_smi(path, false);
+  expect_same_reading(fast, general);
   // Worked out from the text: 2 + 2 × 11 + 2 × 4 + 1 = 33 rows, one line more for the '\n' in
   // power. Skipped: ',' in power (9 fields), ".28 W" (not a row), "9x", ',' in the time (9 fields),
   // the bad time, the leading space, 101 %: 7 lines. The new GPU GPU-aaab is read (a new key is
@@ -359,13 +341,9 @@ TEST(ReadersTest, UsageFastPathReadsShapesOfALogWithoutUtilization) {
   const std::string path = write_file(temp_dir(), "noutil.csv", text);
   for (bool usage_only : {true, false}) {
     SCOPED_TRACE(usage_only);
-    Read r;
-    Collect c;
-    ReadOptions options;
-    options.usage_metrics_only = usage_only;
-    ASSERT_TRUE(read_samples(path, SourceFormat::kSmiCsv, r.gpus, c, {}, options).ok());
-    ASSERT_EQ(c.samples.size(), 100u);
-    const Sample& s = c.samples[77];  // round 38, GPU 1
+    const Read r = read_smi(path, usage_only);
+    ASSERT_EQ(r.samples.size(), 100u);
+    const Sample& s = r.samples[77];  // round 38, GPU 1
     EXPECT_EQ(s.time_ms, kNoonMay1 + 38 * 1000 + 38 * 7);
     EXPECT_EQ(s.gpu, 1u);
     EXPECT_FALSE(s.utilization_pct.has_value());
@@ -386,16 +364,12 @@ TEST(ReadersTest, UsageFastPathReadsShapesOfALogWithoutTemperature) {
   const std::string path = write_file(temp_dir(), "notemp.csv", text);
   for (bool usage_only : {true, false}) {
     SCOPED_TRACE(usage_only);
-    Read r;
-    Collect c;
-    ReadOptions options;
-    options.usage_metrics_only = usage_only;
-    ASSERT_TRUE(read_samples(path, SourceFormat::kSmiCsv, r.gpus, c, {}, options).ok());
-    ASSERT_EQ(c.samples.size(), 120u);
+    const Read r = read_smi(path, usage_only);
+    ASSERT_EQ(r.samples.size(), 120u);
     float util_sum = 0;
-    for (const Sample& s : c.samples) util_sum += *s.utilization_pct;
+    for (const Sample& s : r.samples) util_sum += *s.utilization_pct;
     EXPECT_EQ(util_sum, 40 * (98 + 99 + 100));  // each value 40 times
-    const Sample& s = c.samples[59];  // round 29, GPU 1: 98 + 30 % 3
+    const Sample& s = r.samples[59];  // round 29, GPU 1: 98 + 30 % 3
     EXPECT_EQ(s.utilization_pct, 98.0f);
     EXPECT_EQ(s.memory_used_mib, 8.0f);
     EXPECT_FALSE(s.temperature_c.has_value());
@@ -684,6 +658,24 @@ std::string eight_gpu_log(int rounds) {
   return text;
 }
 
+// The same hours, and in each the same accumulators for every GPU.
+void expect_same_hours(const HourlyData& a, const HourlyData& b) {
+  ASSERT_EQ(a.hours.size(), b.hours.size());
+  for (const auto& [hour, accs] : b.hours) {
+    SCOPED_TRACE(hour);
+    ASSERT_EQ(a.hours.count(hour), 1u);
+    const auto& mine = a.hours.at(hour);
+    ASSERT_EQ(mine.size(), accs.size());
+    for (size_t g = 0; g < accs.size(); ++g) {
+      EXPECT_EQ(mine[g].count, accs[g].count);
+      EXPECT_EQ(mine[g].util_count, accs[g].util_count);
+      EXPECT_EQ(mine[g].util_sum, accs[g].util_sum);
+      EXPECT_EQ(mine[g].mem_sum, accs[g].mem_sum);
+      EXPECT_EQ(mine[g].temp_max, accs[g].temp_max);
+    }
+  }
+}
+
 void write_gzip(const std::string& path, const std::string& text) {
   gzFile gz = gzopen(path.c_str(), "wb1");
   ASSERT_NE(gz, nullptr);
@@ -717,18 +709,7 @@ TEST(HourlyTest, MappedWindowsReadWhatTheReadBufferReads) {
     EXPECT_EQ(mapped->stats.skipped[i].reason, buffered->stats.skipped[i].reason);
   }
   EXPECT_EQ(mapped->stats.skipped.front().line, 5000);  // the header, then 4,998 rows
-  ASSERT_EQ(mapped->hours.size(), buffered->hours.size());
-  for (const auto& [hour, accs] : buffered->hours) {
-    const auto& m = mapped->hours.at(hour);
-    ASSERT_EQ(m.size(), accs.size());
-    for (size_t g = 0; g < accs.size(); ++g) {
-      EXPECT_EQ(m[g].count, accs[g].count);
-      EXPECT_EQ(m[g].util_count, accs[g].util_count);
-      EXPECT_EQ(m[g].util_sum, accs[g].util_sum);
-      EXPECT_EQ(m[g].mem_sum, accs[g].mem_sum);
-      EXPECT_EQ(m[g].temp_max, accs[g].temp_max);
-    }
-  }
+  expect_same_hours(*mapped, *buffered);
 }
 
 // Log rotation by copytruncate while a file is read: the pages a mapped window lost would raise
@@ -778,17 +759,7 @@ void expect_parallel_read_as_one(const std::string& name, const std::string& tex
   EXPECT_EQ(parallel->stats.samples, one->stats.samples);
   EXPECT_EQ(parallel->stats.skipped_count, one->stats.skipped_count);
   EXPECT_EQ(parallel->gpus, one->gpus);
-  ASSERT_EQ(parallel->hours.size(), one->hours.size());
-  for (const auto& [hour, accs] : one->hours) {
-    const auto& p = parallel->hours.at(hour);
-    ASSERT_EQ(p.size(), accs.size());
-    for (size_t g = 0; g < accs.size(); ++g) {
-      EXPECT_EQ(p[g].count, accs[g].count);
-      EXPECT_EQ(p[g].util_sum, accs[g].util_sum);
-      EXPECT_EQ(p[g].mem_sum, accs[g].mem_sum);
-      EXPECT_EQ(p[g].temp_max, accs[g].temp_max);
-    }
-  }
+  expect_same_hours(*parallel, *one);
 }
 
 // Rows of 4 GPUs for `seconds` seconds from second `from` on, ≈ 50 bytes each, the values after
