@@ -411,8 +411,8 @@ struct TimestampParser {
 // The shape of a line of a GPU that the fast path read column by column: its bytes, and which of
 // them may change from line to line (the timestamp, the digits of the values read, the columns
 // stepped over). A GPU's next line usually has one of the shapes of its last lines (the same key,
-// units and separators at the same places, values of the same lengths): then eight 16-byte
-// compares check every fixed byte at once, and the values are read where they stand.
+// units and separators at the same places, values of the same lengths): then seven or eight
+// 16-byte compares check every fixed byte at once, and the values are read where they stand.
 struct LineShape {
   static constexpr size_t kMax = 128;  // longer lines are always read column by column
   static constexpr int kMaxStepped = 8;
