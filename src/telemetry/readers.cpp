@@ -985,6 +985,8 @@ class SmiCsvParser {
     fast_plan_.push_back({FastColumn::kDone, '\n'});
   }
 
+  static constexpr uintptr_t kPrefetchAhead = 32 << 10;  // ≈ 300 lines; 16 to 64 KiB measured alike
+
   // Lines of the GPUs in their usual order, each in one of the shapes of its GPU's last lines (see
   // LineShape), read from p on for as long as they come and `r` has room: one reading each, `r`
   // advanced past them. Returns the start of the first line it leaves to fast_rows' steps. The
@@ -999,6 +1001,11 @@ class SmiCsvParser {
     UsageReading* out = r;
     // A line that starts with anything but a digit is row()'s to judge (a header, or garbage).
     while (out < r_end && static_cast<unsigned>(*p - '0') <= 9) {
+      // The input comes from memory, not cache (mapped page cache): asked for well ahead, it is
+      // there when its line is read, page boundaries included, where the hardware's own
+      // prefetching stops. A hint only, on an address (no pointer past the data is formed), and
+      // one past the data is never read.
+      __builtin_prefetch(reinterpret_cast<const void*>(reinterpret_cast<uintptr_t>(p) + kPrefetchAhead));
       GpuLookup::Known& gpu = gpus[next];
       const size_t left = static_cast<size_t>(end - p);
       // A shape of size 0 (none) wraps to the largest size_t: it never fits.
