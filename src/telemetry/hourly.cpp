@@ -294,7 +294,7 @@ Result<HourlyData> read_hourly(const std::vector<std::string>& paths, SourceForm
       if (*parallel) {
         all.merge(**parallel);
         continue;
-      }  // else a duplicate or clock jump may span a cut: one thread reads it again
+      }  // else the parts may not add up to the whole (see read_smi_parallel): one thread reads it
     }
     HourlyData one;
     HourlyAggregator aggregator(one);
