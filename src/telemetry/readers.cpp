@@ -99,7 +99,8 @@ bool for_each_chunk(ByteSource& src, int64_t& bytes, const Progress& progress, i
   if (src.exhausted()) return true;  // all mapped: no buffer to fault in
   // Zeroed once, so no byte read in the slack is ever uninitialised.
   std::vector<char> buf(kChunk + kMaxLine + kSlack);
-  size_t kept = 0;  // bytes of an unfinished line carried over
+  size_t kept = 0;         // bytes of an unfinished line carried over
+  bool dropping = false;   // the rest of a line too long to keep, up to its newline, is skipped
   int64_t since_progress = 0;
   while (true) {
     ssize_t got = src.read(buf.data() + kept, kChunk);
@@ -112,11 +113,18 @@ bool for_each_chunk(ByteSource& src, int64_t& bytes, const Progress& progress, i
     }
     buf[filled] = '\0';  // a sentinel for CSV's fast path
     const char* const end = buf.data() + filled;
-    const char* p = whole(buf.data(), end);
+    const char* start = buf.data();
+    if (dropping) {
+      const void* newline = std::memchr(start, '\n', filled);
+      dropping = newline == nullptr;
+      start = dropping ? end : static_cast<const char*>(newline) + 1;
+    }
+    const char* p = whole(start, end);
     kept = static_cast<size_t>(end - p);
-    if (kept >= kMaxLine) {  // a "line" this long is not a log line: drop it whole
+    if (kept >= kMaxLine) {  // a "line" this long is not a log line: counted once, dropped whole
       unfinished(std::string_view(p, 64));
       kept = 0;
+      dropping = true;
     } else {
       std::memmove(buf.data(), p, kept);
     }

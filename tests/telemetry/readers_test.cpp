@@ -712,6 +712,35 @@ TEST(HourlyTest, MappedWindowsReadWhatTheReadBufferReads) {
   expect_same_hours(*mapped, *buffered);
 }
 
+// A log with 1.5 MB of NUL bytes in it (what a crash can leave): one line, skipped, whether the
+// file is read through mapped windows (the plain file) or a read buffer of 1 MiB (its gzip copy),
+// and the lines after it keep their numbers in the file.
+TEST(HourlyTest, ALineLongerThanTheReadBufferIsOneSkippedLine) {
+  std::string rows;
+  char line[96];
+  for (int i = 0; i < 2000; ++i) {
+    std::snprintf(line, sizeof line, "2024/05/01 12:%02d:%02d.000, 0, %d %%, 100 MiB, 40\n", i / 60 % 60, i % 60, i % 101);
+    rows += line;
+  }
+  const std::string text = "timestamp, index, utilization.gpu [%], memory.used [MiB], temperature.gpu\n" + rows +
+                           std::string(1500000, '\0') + "\n" + rows + "garbage\n";
+  const std::string plain = write_file(temp_dir(), "nul.csv", text);
+  write_gzip(plain + ".gz", text);
+  for (const std::string& path : {plain, plain + ".gz"}) {
+    SCOPED_TRACE(path);
+    GpuRegistry gpus;
+    Collect sink;
+    auto stats = read_samples(path, SourceFormat::kSmiCsv, gpus, sink);
+    ASSERT_TRUE(stats.ok());
+    // The header, 2,000 rows, the NUL bytes (line 2,002), 2,000 rows, "garbage" (line 4,003).
+    EXPECT_EQ(stats->lines, 4003);
+    EXPECT_EQ(stats->samples, 4000);
+    ASSERT_EQ(stats->skipped.size(), 2u);
+    EXPECT_EQ(stats->skipped[0].line, 2002);
+    EXPECT_EQ(stats->skipped[1].line, 4003);
+  }
+}
+
 // Log rotation by copytruncate while a file is read: the pages a mapped window lost would raise
 // SIGBUS (cut to 1 MiB, inside the first 8 MB window), or the next window finds the file short
 // (cut just past the first window), or plain reads end early (cut past the last window). Each
