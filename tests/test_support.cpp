@@ -1,5 +1,9 @@
 #include "test_support.h"
 
+#include <ostream>
+
+#include "report/messages.h"
+
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -10,7 +14,31 @@
 
 #include <gtest/gtest.h>
 
+namespace gpuplan {
+void PrintTo(const Phrase& p, std::ostream* os) { *os << Error{{}, 0, {}, p}.str(); }
+std::ostream& operator<<(std::ostream& os, const Phrase& p) {
+  PrintTo(p, &os);
+  return os;
+}
+}  // namespace gpuplan
+
 namespace gpuplan::testing {
+
+const std::string* fact_in(const Phrase& p, const std::string& key) {
+  for (const Fact& f : p.facts) {
+    if (f.key == key && (f.phrases.empty() || !f.value.empty())) return &f.value;
+    for (const Phrase& nested : f.phrases)
+      if (const std::string* v = fact_in(nested, key)) return v;
+  }
+  return nullptr;
+}
+
+std::string english(const Phrase& p) { return report::say(p, report::Lang::kEn); }
+std::string en(std::string_view key) { return report::ui(key, report::Lang::kEn); }
+std::string en(const Phrase& p) { return report::say(p, report::Lang::kEn); }
+std::string zh(std::string_view key) { return report::ui(key, report::Lang::kZh); }
+std::string zh(const Phrase& p) { return report::say(p, report::Lang::kZh); }
+
 namespace fs = std::filesystem;
 
 std::string source_path(const std::string& relative) { return std::string(GPUPLAN_SOURCE_DIR) + "/" + relative; }

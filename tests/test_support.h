@@ -2,17 +2,37 @@
 // resolved configurations from YAML text, and running the real binary.
 #pragma once
 
+#include <ostream>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "catalog/catalog.h"
 #include "core/finding.h"
+#include "core/phrase.h"
 #include "plan/config.h"
 
+namespace gpuplan {
+// How GoogleTest prints a phrase in a failure: its key and facts.
+void PrintTo(const Phrase& p, std::ostream* os);
+std::ostream& operator<<(std::ostream& os, const Phrase& p);
+}  // namespace gpuplan
+
 namespace gpuplan::testing {
+
+// The value of the fact `key` in `p` or in any phrase nested in its facts; nullptr when none.
+const std::string* fact_in(const Phrase& p, const std::string& key);
+// A phrase in English, for a test that checks how a message reads.
+std::string english(const Phrase& p);
+// The words of a key or a phrase as a renderer says them, so that a test checks where the
+// renderer puts the table's words and the figures, not how the words read.
+std::string en(std::string_view key);
+std::string en(const Phrase& p);
+std::string zh(std::string_view key);
+std::string zh(const Phrase& p);
 
 std::string source_path(const std::string& relative);  // inside the repository
 

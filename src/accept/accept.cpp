@@ -14,23 +14,11 @@
 #include "accept/pci_address.h"
 #include "core/civil_time.h"
 #include "core/money.h"
+#include "core/text.h"
 #include "core/version.h"
+#include "plan/software_matrix.h"
 
 namespace gpuplan::accept {
-
-const char* status_name(Status s) {
-  switch (s) {
-    case Status::kPass:
-      return "pass";
-    case Status::kWarn:
-      return "warn";
-    case Status::kFail:
-      return "fail";
-    case Status::kNeedsEvidence:
-      return "needs-evidence";
-  }
-  return "needs-evidence";
-}
 
 // ---------------------------------------------------------------------------------------------
 // Log summaries
@@ -156,11 +144,6 @@ Result<LogSummary> summarise_log(const std::string& path, const catalog::Catalog
 
 namespace {
 
-std::string lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
 std::string base_name(std::string_view path) {
   size_t slash = path.find_last_of("/\\");
   return std::string(slash == std::string_view::npos ? path : path.substr(slash + 1));
@@ -207,8 +190,7 @@ Result<std::map<std::string, std::string>> parse_checksums(std::string_view text
         name = std::string(rest);
       }
     }
-    if (!is_sha256(hash) || name.empty())
-      return Error{file, line_no, "", "expected '<sha256>  <file name>' (64 hex digits, as sha256sum writes it)"};
+    if (!is_sha256(hash) || name.empty()) return Error{file, line_no, "", Phrase("error.checksums.malformed")};
     out[base_name(name)] = lower(hash);
   }
   return out;
@@ -269,7 +251,8 @@ std::optional<double> parse_images_per_second(std::string_view text) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The checks
+// The checks. Each says what it saw as phrases (ids "accept.*", worded in report/messages) and
+// leaves its evidence as phrases too; a raw input line is quoted as it is.
 
 namespace {
 
@@ -284,78 +267,73 @@ constexpr size_t kMaxEvidence = 20;
 std::string num(double v, int decimals = 0) {
   return format_number(v, decimals);
 }
-
-std::string clock_time(int64_t ms) { return civil_from_ms(ms).date_time(); }
-
-// Severity order for combining findings inside one check: a failure outweighs a warning, a
-// warning outweighs missing evidence (something was seen), and pass is the default.
-int rank(Status s) {
-  switch (s) {
-    case Status::kPass:
-      return 0;
-    case Status::kNeedsEvidence:
-      return 1;
-    case Status::kWarn:
-      return 2;
-    case Status::kFail:
-      return 3;
-  }
-  return 0;
+std::string count(int64_t v) {
+  return format_number(static_cast<double>(v));
 }
-void raise(Status& s, Status to) {
-  if (rank(to) > rank(s)) s = to;
+std::string percent(double share) {
+  return num(share * 100, 1) + "%";
 }
 
-void add_capped(std::vector<std::string>& evidence, const std::vector<std::string>& lines) {
+std::string clock_time(int64_t ms) {
+  return civil_from_ms(ms).date_time();
+}
+
+Phrase phrase(const char* key) {
+  return Phrase(key);
+}
+
+void add_capped(std::vector<Phrase>& evidence, const std::vector<Phrase>& lines) {
   for (size_t i = 0; i < lines.size() && i < kMaxEvidence; ++i) evidence.push_back(lines[i]);
-  if (lines.size() > kMaxEvidence) evidence.push_back(fmt::format("… {} more", lines.size() - kMaxEvidence));
+  if (lines.size() > kMaxEvidence)
+    evidence.push_back(phrase("accept.ev.more").fact("count", std::to_string(lines.size() - kMaxEvidence)));
 }
 
-std::string join(const std::vector<std::string>& parts, std::string_view sep = "; ") {
-  std::string out;
-  for (size_t i = 0; i < parts.size(); ++i) {
-    if (i) out += sep;
-    out += parts[i];
-  }
-  return out;
+// The check cannot run without `what`: needs-evidence, and the note says what would settle it.
+void needs(Finding& c, Phrase what) {
+  c.severity = Severity::kNeedsEvidence;
+  c.note(std::move(what));
 }
 
-void needs(Check& c, std::string what) {
-  c.status = Status::kNeedsEvidence;
-  c.detail = std::move(what);
+// A phrase quoting a line of input as it is, prefixed by where it was read.
+Phrase quoted_line(const std::string& file, int64_t line, const std::string& text) {
+  return phrase("accept.ev.line").fact("file", file).fact("line", std::to_string(line)).fact("text", text);
 }
 
+// The kernel log as its source names it (a file, /dev/kmsg, dmesg); the CLI always sets it.
 std::string log_name(const AcceptInputs& in) {
-  return in.kernel_log_source.empty() ? "kernel log" : in.kernel_log_source;
+  return in.kernel_log_source.empty() ? "—" : in.kernel_log_source;
 }
 
 // Whether the kernel log can be trusted to show every event: a log in no form gpuplan reads had
 // none of its events read (needs-evidence), one with more malformed lines than
-// accept.kernel_log.max_malformed_share may hide events in them (warn). Raises `status` and
-// returns the sentence that says why, quoting the counts; "" when the log reads fine.
-std::string judge_kernel_log(const AcceptInputs& in, const Catalog& cat, Status& status) {
-  if (!in.kernel_log) return "";
+// accept.kernel_log.max_malformed_share may hide events in them (warn). Raises `c` and notes why.
+void judge_kernel_log(const AcceptInputs& in, const Catalog& cat, Finding& c) {
+  if (!in.kernel_log) return;
   const probe::KernelLog& log = *in.kernel_log;
   const size_t malformed = log.malformed_lines.size();
   if (log.format == probe::KernelLogFormat::kUnknown) {
-    raise(status, Status::kNeedsEvidence);
+    escalate(c.severity, Severity::kNeedsEvidence);
     if (malformed == 0)
-      return fmt::format("{} is empty ({} lines): capture it with dmesg on the server.", log_name(in), log.lines);
-    return fmt::format(
-        "{} is in no form gpuplan reads ({} of {} lines unreadable), so its events could not be read: give raw "
-        "/dev/kmsg records, plain `dmesg`, `dmesg --ctime` or `dmesg --time-format=iso` output.",
-        log_name(in), malformed, log.lines);
+      c.note(phrase("accept.klog.empty").fact("log", log_name(in)).fact("lines", std::to_string(log.lines)));
+    else
+      c.note(phrase("accept.klog.unreadable")
+                 .fact("log", log_name(in))
+                 .fact("malformed", std::to_string(malformed))
+                 .fact("lines", std::to_string(log.lines)));
+    return;
   }
   const double max_share = cat.threshold("accept.kernel_log.max_malformed_share");
-  if (log.lines <= 0) return "";
+  if (log.lines <= 0) return;
   const double share = static_cast<double>(malformed) / log.lines;
-  if (share <= max_share) return "";
-  raise(status, Status::kWarn);
-  return fmt::format(
-      "{} has {} malformed lines of {} ({}%, allowed {}%), read as {}: events may hide in the lines it could not "
-      "read.",
-      log_name(in), malformed, log.lines, num(share * 100, 1), num(max_share * 100, 1),
-      probe::kernel_log_format_name(log.format));
+  if (share <= max_share) return;
+  escalate(c.severity, Severity::kWarn);
+  c.note(phrase("accept.klog.malformed")
+             .fact("log", log_name(in))
+             .fact("malformed", std::to_string(malformed))
+             .fact("lines", std::to_string(log.lines))
+             .fact("share", percent(share))
+             .fact("allowed", percent(max_share))
+             .fact("format", probe::kernel_log_format_name(log.format)));
 }
 
 // Bus and device without the function: the GPU's audio or USB functions share it.
@@ -376,28 +354,44 @@ const nvml::GpuFacts* nvml_gpu_at(const AcceptInputs& in, std::string_view addre
   return nullptr;
 }
 
-void summary_evidence(const LogSummary& log, std::vector<std::string>& ev) {
-  ev.push_back(fmt::format("{}: {} samples, {} lines, {} skipped", log.file,
-                           num(static_cast<double>(log.stats.samples)), num(static_cast<double>(log.stats.lines)),
-                           num(static_cast<double>(log.stats.skipped_count))));
-  for (const auto& sk : log.stats.skipped) ev.push_back(fmt::format("{}:{}: skipped: {}", sk.file, sk.line, sk.reason));
+// "GPU 3 (0000:05:00.0)": how NVML facts name a GPU.
+std::string nvml_gpu(const nvml::GpuFacts& g) {
+  return fmt::format("GPU {} ({})", g.info.index, g.info.pci_bus_id);
+}
+
+void summary_evidence(const LogSummary& log, std::vector<Phrase>& ev) {
+  ev.push_back(phrase("accept.ev.log_summary")
+                   .fact("file", log.file)
+                   .fact("samples", count(log.stats.samples))
+                   .fact("lines", count(log.stats.lines))
+                   .fact("skipped", count(log.stats.skipped_count)));
+  for (const auto& sk : log.stats.skipped)
+    ev.push_back(phrase("accept.ev.skipped_line")
+                     .fact("file", sk.file)
+                     .fact("line", std::to_string(sk.line))
+                     .fact("reason", std::vector<Phrase>{sk.reason}));
   for (const auto& g : log.gpus)
-    ev.push_back(fmt::format("{}: {} samples {} – {}", g.gpu, num(static_cast<double>(g.samples)),
-                             clock_time(g.first_ms), clock_time(g.last_ms)));
+    ev.push_back(phrase("accept.ev.gpu_span")
+                     .fact("gpu", g.gpu)
+                     .fact("samples", count(g.samples))
+                     .fact("first", clock_time(g.first_ms))
+                     .fact("last", clock_time(g.last_ms)));
 }
 
 // Warns when more of a sample log's lines were skipped as malformed than
 // accept.logs.max_skipped_share: the samples lost with them may be the ones that break a limit.
-void judge_skipped(const LogSummary& log, const Catalog& cat, Status& status, std::vector<std::string>& problems) {
+void judge_skipped(const LogSummary& log, const Catalog& cat, Finding& c) {
   const double max_share = cat.threshold("accept.logs.max_skipped_share");
   if (log.stats.lines <= 0) return;
   const double share = static_cast<double>(log.stats.skipped_count) / static_cast<double>(log.stats.lines);
   if (share <= max_share) return;
-  raise(status, Status::kWarn);
-  problems.push_back(
-      fmt::format("{} had {} of {} lines skipped as malformed ({}%, allowed {}%): samples may be missing", log.file,
-                  num(static_cast<double>(log.stats.skipped_count)), num(static_cast<double>(log.stats.lines)),
-                  num(share * 100, 1), num(max_share * 100, 1)));
+  escalate(c.severity, Severity::kWarn);
+  c.note(phrase("accept.log.skipped")
+             .fact("file", log.file)
+             .fact("skipped", count(log.stats.skipped_count))
+             .fact("lines", count(log.stats.lines))
+             .fact("share", percent(share))
+             .fact("allowed", percent(max_share)));
 }
 
 double span_hours(const GpuLogSummary& g) {
@@ -405,77 +399,85 @@ double span_hours(const GpuLogSummary& g) {
 }
 
 // G1 --------------------------------------------------------------------------------------------
-void check_soak(const AcceptInputs& in, const Catalog& cat, Check& c) {
-  if (!in.soak) return needs(c, "No soak log: pass --soak FILE: an nvidia-smi -l 1 CSV or dmon log of the 72 h run.");
+void check_soak(const AcceptInputs& in, const Catalog& cat, Finding& c) {
+  const double hours_needed = cat.threshold("accept.soak.hours");
+  if (!in.soak) return needs(c, phrase("accept.soak.no_log").fact("hours", num(hours_needed)));
   const LogSummary& log = *in.soak;
   const double max_temp = cat.threshold("accept.soak.max_temperature_c");
   const double min_util = cat.threshold("accept.soak.min_utilization_pct");
   const double max_share = cat.threshold("accept.soak.max_below_share");
-  const double hours_needed = cat.threshold("accept.soak.hours");
   summary_evidence(log, c.evidence);
-  if (log.gpus.empty()) return needs(c, fmt::format("The soak log {} holds no samples.", log.file));
-  std::vector<std::string> problems;
-  c.status = Status::kPass;
+  if (log.gpus.empty()) return needs(c, phrase("accept.log.empty").fact("file", log.file));
+  c.severity = Severity::kPass;
   double shortest = span_hours(log.gpus.front());
   for (const auto& g : log.gpus) {
     // A GPU without a metric's samples never breaks its limit: that is missing evidence, not a pass.
     if (!g.max_temperature_c) {
-      raise(c.status, Status::kNeedsEvidence);
-      problems.push_back(fmt::format("{} has no temperature samples: its temperature cannot be judged", g.gpu));
+      escalate(c.severity, Severity::kNeedsEvidence);
+      c.note(phrase("accept.log.no_temperature").fact("gpu", g.gpu));
     }
     if (g.utilization_samples == 0) {
-      raise(c.status, Status::kNeedsEvidence);
-      problems.push_back(fmt::format("{} has no utilization samples: its utilization cannot be judged", g.gpu));
+      escalate(c.severity, Severity::kNeedsEvidence);
+      c.note(phrase("accept.log.no_utilization").fact("gpu", g.gpu));
     }
     if (g.samples_above_temperature > 0 && g.max_temperature_c) {
-      raise(c.status, Status::kFail);
-      problems.push_back(fmt::format("{} reached {} °C at {} ({} samples above {} °C)", g.gpu,
-                                     num(*g.max_temperature_c), clock_time(g.max_temperature_ms),
-                                     num(static_cast<double>(g.samples_above_temperature)), num(max_temp)));
+      escalate(c.severity, Severity::kFail);
+      c.note(phrase("accept.soak.hot")
+                 .fact("gpu", g.gpu)
+                 .fact("peak", num(*g.max_temperature_c))
+                 .fact("at", clock_time(g.max_temperature_ms))
+                 .fact("samples", count(g.samples_above_temperature))
+                 .fact("limit", num(max_temp)));
     }
     if (g.utilization_samples > 0) {
       double share = static_cast<double>(g.samples_below_utilization) / static_cast<double>(g.utilization_samples);
       if (share > max_share) {
-        raise(c.status, Status::kFail);
-        problems.push_back(
-            fmt::format("{} was below {}% utilization in {} of {} samples ({}%, allowed {}%); lowest {}% at {}", g.gpu,
-                        num(min_util), num(static_cast<double>(g.samples_below_utilization)),
-                        num(static_cast<double>(g.utilization_samples)), num(share * 100, 1), num(max_share * 100, 1),
-                        num(g.min_utilization_pct.value_or(0)), clock_time(g.min_utilization_ms)));
+        escalate(c.severity, Severity::kFail);
+        c.note(phrase("accept.soak.low_utilization")
+                   .fact("gpu", g.gpu)
+                   .fact("limit", num(min_util))
+                   .fact("below", count(g.samples_below_utilization))
+                   .fact("samples", count(g.utilization_samples))
+                   .fact("share", percent(share))
+                   .fact("allowed", percent(max_share))
+                   .fact("lowest", num(g.min_utilization_pct.value_or(0)))
+                   .fact("at", clock_time(g.min_utilization_ms)));
       }
     }
     // Each GPU must have been soaked for the whole time: one GPU's 72 h do not cover another's 24.
     const double hours = span_hours(g);
     shortest = std::min(shortest, hours);
     if (hours < hours_needed) {
-      raise(c.status, Status::kWarn);
-      problems.push_back(fmt::format("{} spans {} h, not the {} h soak (not long enough to accept)", g.gpu,
-                                     num(hours, 1), num(hours_needed)));
+      escalate(c.severity, Severity::kWarn);
+      c.note(phrase("accept.soak.short")
+                 .fact("gpu", g.gpu)
+                 .fact("hours", num(hours, 1))
+                 .fact("needed", num(hours_needed)));
     }
   }
   // Every GPU in the server must be in the log: a GPU left out was never soaked.
-  std::vector<std::string> shown;
+  std::vector<Phrase> shown;
   size_t most = 0;
   if (in.nvml) {
-    shown.push_back(fmt::format("NVML shows {}", in.nvml->gpus.size()));
+    shown.push_back(phrase("accept.shown.nvml").fact("count", std::to_string(in.nvml->gpus.size())));
     most = std::max(most, in.nvml->gpus.size());
   }
   if (in.facts) {
-    shown.push_back(fmt::format("the PCI bus shows {}", pci_gpus(in).size()));
+    shown.push_back(phrase("accept.shown.pci").fact("count", std::to_string(pci_gpus(in).size())));
     most = std::max(most, pci_gpus(in).size());
   }
   if (log.gpus.size() < most) {
-    raise(c.status, Status::kWarn);
-    problems.push_back(fmt::format("the soak log covers {} GPU(s) but {}: the others were not soaked", log.gpus.size(),
-                                   join(shown, " and ")));
+    escalate(c.severity, Severity::kWarn);
+    c.note(phrase("accept.soak.gpus_missing").fact("logged", std::to_string(log.gpus.size())).fact("shown", shown));
   }
-  judge_skipped(log, cat, c.status, problems);
-  if (problems.empty())
-    c.detail = fmt::format(
-        "{} GPUs over {} h: every sample at or below {} °C and at most {}% of samples below {}% utilization.",
-        log.gpus.size(), num(shortest, 1), num(max_temp), num(max_share * 100, 1), num(min_util));
-  else
-    c.detail = join(problems) + ".";
+  judge_skipped(log, cat, c);
+  if (c.notes.empty())
+    c.note(phrase("accept.soak.ok")
+               .fact("gpus", std::to_string(log.gpus.size()))
+               .fact("hours", num(shortest, 1))
+               .fact("max_temp", num(max_temp))
+               .fact("allowed", percent(max_share))
+               .fact("min_util", num(min_util)));
 }
 
 // G2 --------------------------------------------------------------------------------------------
@@ -520,41 +522,50 @@ const Entry* designed_switch(const PciDevice& d, const Catalog& cat) {
   return nullptr;
 }
 
-// "0000:05:00.0 (Gen3 x16) ← 0000:04:08.0 ← 0000:03:00.0 uplink Gen3 x8 ← root 0000:00:01.1"
-std::string path_of(const PciDevice& gpu, const probe::PciTopology& pci, std::string_view slow_hop) {
-  std::string out = fmt::format("{} ({})", gpu.address, gpu.current.str());
+// The path from a GPU up to its root port, one phrase a hop, read "0000:05:00.0 (Gen3 x16) ←
+// 0000:04:08.0 ← 0000:03:00.0 uplink Gen3 x8 ← root 0000:00:01.1".
+Fact path_of(const PciDevice& gpu, const probe::PciTopology& pci, std::string_view slow_hop) {
+  std::vector<Phrase> hops = {
+      phrase("accept.pcie.hop_gpu").fact("address", gpu.address).fact("link", gpu.current.str())};
   for (const auto& addr : gpu.upstream) {
     const PciDevice* b = pci.find(addr);
-    out += " ← ";
-    if (b && b->root_port) out += "root ";
-    out += addr;
-    if (addr == slow_hop && b) out += " uplink " + b->current.str();
+    const bool root = b && b->root_port;
+    Phrase hop = phrase(root ? "accept.pcie.hop_root" : "accept.pcie.hop");
+    hop.fact("address", addr);
+    if (addr == slow_hop && b)
+      hop = phrase(root ? "accept.pcie.hop_root_uplink" : "accept.pcie.hop_uplink")
+                .fact("address", addr)
+                .fact("link", b->current.str());
+    hops.push_back(std::move(hop));
   }
-  return out;
+  return Fact{"path", {}, std::nullopt, std::move(hops), " ← "};
 }
 
-void check_pcie_topology(const AcceptInputs& in, const Catalog& cat, Check& c) {
-  if (!in.facts) return needs(c, "No host facts (" + in.facts_error + "): run on the server or pass --root SNAPSHOT.");
+void check_pcie_topology(const AcceptInputs& in, const Catalog& cat, Finding& c) {
+  if (!in.facts) return needs(c, phrase("accept.needs.host_facts").fact("why", {in.facts_error}));
   const probe::PciTopology& pci = in.facts->pci;
   const int min_gen = static_cast<int>(cat.threshold("accept.pcie.min_gen"));
   const int min_width = static_cast<int>(cat.threshold("accept.pcie.min_width"));
   auto gpus = pci_gpus(in);
   if (gpus.empty()) {
-    c.status = Status::kFail;
-    c.detail = "No NVIDIA GPU on the PCI bus.";
+    c.severity = Severity::kFail;
+    c.note(phrase("accept.pcie.no_gpu"));
     return;
   }
-  c.status = Status::kPass;
-  std::vector<std::string> problems, notes;
+  c.severity = Severity::kPass;
+  std::vector<Phrase> problems, designed;
   for (const PciDevice* g : gpus) {
-    // Slot → root port → NUMA node: the map SPEC G2 asks to record.
-    std::string root = g->upstream.empty() ? "none" : g->upstream.back();
-    c.evidence.push_back(fmt::format("{} {} → root port {} → NUMA node {} ({})", g->address, g->current.str(), root,
-                                     g->numa_node ? std::to_string(*g->numa_node) : "?", g->sysfs_path));
+    // Slot → root port → NUMA node: the map the acceptance article asks to record.
+    c.evidence.push_back(phrase(g->upstream.empty() ? "accept.ev.pcie_map_no_root" : "accept.ev.pcie_map")
+                             .fact("address", g->address)
+                             .fact("link", g->current.str())
+                             .fact("root", g->upstream.empty() ? "" : g->upstream.back())
+                             .fact("numa", g->numa_node ? std::to_string(*g->numa_node) : "?")
+                             .fact("path", g->sysfs_path));
     LinkFigures cur = figures(g->current), max = figures(g->max);
     if (!cur.known) {
-      raise(c.status, Status::kWarn);
-      problems.push_back(g->address + ": link speed or width not exposed");
+      escalate(c.severity, Severity::kWarn);
+      problems.push_back(phrase("accept.pcie.link_unknown").fact("address", g->address));
       continue;
     }
     bool below_min = cur.gen < min_gen || cur.width < min_width;
@@ -564,13 +575,17 @@ void check_pcie_topology(const AcceptInputs& in, const Catalog& cat, Check& c) {
       const nvml::GpuFacts* n = nvml_gpu_at(in, g->address);
       bool idle_speed_only =
           cur.width >= std::max(min_width, max.width) && n && n->now.utilization_pct && *n->now.utilization_pct == 0;
-      raise(c.status, idle_speed_only ? Status::kWarn : Status::kFail);
-      problems.push_back(fmt::format("{} trained at {}{}{}", g->address, g->current.str(),
-                                     below_min ? fmt::format(", below Gen{} x{}", min_gen, min_width) : "",
-                                     below_max ? ", below its own max " + g->max.str() : "") +
-                         (idle_speed_only
-                              ? " while idle (0% utilization): an idle GPU lowers its link speed; re-check under load"
-                              : ""));
+      escalate(c.severity, idle_speed_only ? Severity::kWarn : Severity::kFail);
+      std::vector<Phrase> below;
+      if (below_min)
+        below.push_back(phrase("accept.pcie.below_min")
+                            .fact("gen", std::to_string(min_gen))
+                            .fact("width", std::to_string(min_width)));
+      if (below_max) below.push_back(phrase("accept.pcie.below_max").fact("max", g->max.str()));
+      problems.push_back(phrase(idle_speed_only ? "accept.pcie.trained_low_idle" : "accept.pcie.trained_low")
+                             .fact("address", g->address)
+                             .fact("link", g->current.str())
+                             .fact("below", below));
     }
     // Every hop above the GPU must carry what the GPU can do under load: its capability (max
     // link), not its current link, which an idle GPU trains down (to Gen1 on an A100). The first
@@ -585,8 +600,10 @@ void check_pcie_topology(const AcceptInputs& in, const Catalog& cat, Check& c) {
       if (!hop.known) continue;
       const LinkFigures& need = i == 0 ? cur : cap;
       if (hop.gen < need.gen || hop.width < need.width) {
-        raise(c.status, Status::kFail);
-        problems.push_back("slower hop: " + path_of(*g, pci, addr));
+        escalate(c.severity, Severity::kFail);
+        Phrase slower = phrase("accept.pcie.slower_hop");
+        slower.facts.push_back(path_of(*g, pci, addr));
+        problems.push_back(std::move(slower));
         break;
       }
     }
@@ -610,51 +627,64 @@ void check_pcie_topology(const AcceptInputs& in, const Catalog& cat, Check& c) {
       links.insert(capability_link(*d).str());
     }
     if (up.gbs + 1e-9 >= sum) continue;
-    std::string who = links.size() == 1 ? fmt::format("{} GPUs × {}", below.size(), *links.begin())
-                                        : fmt::format("{} GPUs ({})", below.size(), fmt::join(links, ", "));
-    double share = up.gbs / sum;
-    std::string effect = std::abs(share - 0.5) < 0.01
-                             ? "halves each GPU's bandwidth"
-                             : fmt::format("leaves each GPU {}% of its bandwidth", num(share * 100));
+    Phrase who =
+        links.size() == 1
+            ? phrase("accept.pcie.gpus_alike").fact("count", std::to_string(below.size())).fact("link", *links.begin())
+            : phrase("accept.pcie.gpus_mixed")
+                  .fact("count", std::to_string(below.size()))
+                  .fact(list_of("links", {links.begin(), links.end()}));
     if (const Entry* e = designed_switch(b, cat)) {
-      notes.push_back(fmt::format("{} behind {} ({}, uplink {}) is the designed layout of {} [{}]", who, b.address,
-                                  e->name, b.current.str(), e->text("designed_for"), e->id));
+      designed.push_back(phrase("accept.pcie.designed")
+                             .fact("who", {who})
+                             .fact("address", b.address)
+                             .fact("switch", e->name, e->display_name_zh())
+                             .fact("designed_for", e->text("designed_for"), e->text_zh("designed_for"))
+                             .fact("uplink", b.current.str())
+                             .fact("id", e->id));
       continue;
     }
-    raise(c.status, Status::kFail);
-    problems.push_back(fmt::format("shared: {} behind one {} uplink {} ({}:{}) {}", who, b.current.str(), b.address,
-                                   hex4(b.vendor), hex4(b.device), effect));
+    const double share = up.gbs / sum;
+    Phrase effect = std::abs(share - 0.5) < 0.01 ? phrase("accept.pcie.halves")
+                                                 : phrase("accept.pcie.leaves").fact("share", num(share * 100) + "%");
+    escalate(c.severity, Severity::kFail);
+    problems.push_back(phrase("accept.pcie.shared")
+                           .fact("who", {who})
+                           .fact("uplink", b.current.str())
+                           .fact("address", b.address)
+                           .fact("vendor", hex4(b.vendor))
+                           .fact("device", hex4(b.device))
+                           .fact("effect", {effect}));
   }
-  std::string text = problems.empty() ? fmt::format(
-                                            "{} GPUs, each at Gen{} x{} or better and at its own maximum, no slower "
-                                            "hop up to its root port, no shared uplink.",
-                                            gpus.size(), min_gen, min_width)
-                                      : join(problems) + ".";
-  if (!notes.empty()) text += " " + join(notes) + ".";
-  c.detail = text;
+  if (problems.empty())
+    problems.push_back(phrase("accept.pcie.ok")
+                           .fact("gpus", std::to_string(gpus.size()))
+                           .fact("gen", std::to_string(min_gen))
+                           .fact("width", std::to_string(min_width)));
+  for (auto& p : problems) c.note(std::move(p));
+  for (auto& p : designed) c.note(std::move(p));
 }
 
 // G3 --------------------------------------------------------------------------------------------
-void check_pcie_aer(const AcceptInputs& in, const Catalog& cat, Check& c) {
+void check_pcie_aer(const AcceptInputs& in, const Catalog& cat, Finding& c) {
   bool sysfs = false;
-  std::vector<std::string> fail, warn, ev;
-  c.status = Status::kPass;
+  size_t uncorrected = 0, corrected = 0;
+  std::vector<Phrase> ev;
+  c.severity = Severity::kPass;
   if (in.facts) {
     for (const PciDevice& d : in.facts->pci.devices) {
       if (!d.aer) continue;
       sysfs = true;
       const auto& a = *d.aer;
       if (a.fatal == 0 && a.nonfatal == 0 && a.correctable == 0) continue;
-      std::string line = fmt::format("{} ({}): fatal {}, non-fatal {}, correctable {} (sysfs aer_dev_*)", d.address,
-                                     probe::pci_kind_name(d.kind), a.fatal, a.nonfatal, a.correctable);
-      ev.push_back(line);
-      if (a.fatal > 0 || a.nonfatal > 0) {
-        raise(c.status, Status::kFail);
-        fail.push_back(line);
-      } else {
-        raise(c.status, Status::kWarn);
-        warn.push_back(line);
-      }
+      ev.push_back(phrase("accept.ev.aer_counters")
+                       .fact("address", d.address)
+                       .fact("kind", probe::pci_kind_name(d.kind))
+                       .fact("fatal", std::to_string(a.fatal))
+                       .fact("nonfatal", std::to_string(a.nonfatal))
+                       .fact("correctable", std::to_string(a.correctable)));
+      const bool bad = a.fatal > 0 || a.nonfatal > 0;
+      escalate(c.severity, bad ? Severity::kFail : Severity::kWarn);
+      ++(bad ? uncorrected : corrected);
     }
   }
   int events = 0;
@@ -662,228 +692,217 @@ void check_pcie_aer(const AcceptInputs& in, const Catalog& cat, Check& c) {
     for (const auto& e : in.kernel_log->events) {
       if (e.kind != probe::KernelEventKind::kAer) continue;
       ++events;
-      bool uncorrected = e.severity.rfind("Uncorrected", 0) == 0 ||
-                         (e.severity.empty() &&
-                          (e.text.find("Uncorrect") != std::string::npos || e.text.find("Fatal") != std::string::npos));
-      std::string line =
-          fmt::format("{}:{}: {}{}", log_name(in), e.line, e.device.empty() ? "" : e.device + ": ", e.text);
-      ev.push_back(line);
-      raise(c.status, uncorrected ? Status::kFail : Status::kWarn);
-      (uncorrected ? fail : warn).push_back(line);
+      bool bad = e.severity.rfind("Uncorrected", 0) == 0 ||
+                 (e.severity.empty() &&
+                  (e.text.find("Uncorrect") != std::string::npos || e.text.find("Fatal") != std::string::npos));
+      ev.push_back(quoted_line(log_name(in), e.line, (e.device.empty() ? "" : e.device + ": ") + e.text));
+      escalate(c.severity, bad ? Severity::kFail : Severity::kWarn);
+      ++(bad ? uncorrected : corrected);
     }
   }
-  if (!sysfs && !in.kernel_log)
-    return needs(c,
-                 "Neither AER counters (sysfs aer_dev_*) nor a kernel log: run on the server, pass --root SNAPSHOT or "
-                 "--kernel-log FILE.");
+  if (!sysfs && !in.kernel_log) return needs(c, phrase("accept.needs.aer_input"));
   add_capped(c.evidence, ev);
-  const std::string log_problem = judge_kernel_log(in, cat, c.status);
-  std::vector<std::string> parts;
-  if (!fail.empty()) parts.push_back(fmt::format("{} uncorrected (fatal or non-fatal) AER report(s)", fail.size()));
-  if (!warn.empty()) parts.push_back(fmt::format("{} corrected-only AER report(s)", warn.size()));
-  std::string sources = sysfs && in.kernel_log ? "sysfs AER counters and " + log_name(in)
-                        : sysfs                ? std::string("sysfs AER counters (no kernel log)")
-                                               : log_name(in) + " (no sysfs AER counters)";
-  c.detail = parts.empty() ? fmt::format("No AER errors in {} ({} kernel-log AER events).", sources, events)
-                           : join(parts) + " in " + sources + ".";
-  if (!log_problem.empty()) c.detail += " " + log_problem;
+  Phrase sources = sysfs && in.kernel_log ? phrase("accept.aer.from_both").fact("log", log_name(in))
+                   : sysfs                ? phrase("accept.aer.from_sysfs")
+                                          : phrase("accept.aer.from_log").fact("log", log_name(in));
+  std::vector<Phrase> counts;
+  if (uncorrected) counts.push_back(phrase("accept.aer.uncorrected").fact("count", std::to_string(uncorrected)));
+  if (corrected) counts.push_back(phrase("accept.aer.corrected").fact("count", std::to_string(corrected)));
+  if (counts.empty())
+    c.note(phrase("accept.aer.none").fact("sources", {sources}).fact("events", std::to_string(events)));
+  else
+    c.note(phrase("accept.aer.found").fact("counts", counts).fact("sources", {sources}));
+  judge_kernel_log(in, cat, c);
 }
 
 // G4 --------------------------------------------------------------------------------------------
-void check_infiniband(const AcceptInputs& in, const Catalog&, Check& c) {
-  if (!in.facts && !in.ibstat)
-    return needs(c, "No host facts and no ibstat output: run on the server, pass --root SNAPSHOT or --ibstat FILE.");
-  std::vector<std::string> fail;
+void check_infiniband(const AcceptInputs& in, const Catalog&, Finding& c) {
+  if (!in.facts && !in.ibstat) return needs(c, phrase("accept.needs.ib_input"));
+  std::vector<Phrase> down;
   int ports = 0;
   if (in.facts) {
     for (const auto& p : in.facts->ib_ports) {
       if (!p.link_layer.empty() && p.link_layer != "InfiniBand") continue;
       ++ports;
-      std::string line = fmt::format("{} port {}: {}, {}, {}", p.device, p.port, p.state, p.phys_state, p.rate);
-      c.evidence.push_back("sysfs " + line);
-      if (!p.active()) fail.push_back(line + " (not ACTIVE/LinkUp)");
+      Phrase port = phrase("accept.ib.sysfs_port")
+                        .fact("device", p.device)
+                        .fact("port", std::to_string(p.port))
+                        .fact("state", p.state)
+                        .fact("phys", p.phys_state)
+                        .fact("rate", p.rate);
+      c.evidence.push_back(port);
+      if (!p.active()) down.push_back(phrase("accept.ib.sysfs_down").fact("port", {port}));
     }
   }
   if (in.ibstat) {
     for (const auto& p : *in.ibstat) {
       if (!p.link_layer.empty() && p.link_layer != "InfiniBand") continue;
       ++ports;
-      std::string line = fmt::format("{} port {}: {}, {}, SM lid {}", p.ca, p.port, p.state, p.physical_state,
-                                     p.sm_lid ? std::to_string(*p.sm_lid) : "?");
-      c.evidence.push_back("ibstat " + line);
+      Phrase port = phrase("accept.ib.ibstat_port")
+                        .fact("ca", p.ca)
+                        .fact("port", std::to_string(p.port))
+                        .fact("state", p.state)
+                        .fact("phys", p.physical_state)
+                        .fact("sm", p.sm_lid ? std::to_string(*p.sm_lid) : "?");
+      c.evidence.push_back(port);
       if (p.state != "Active" || p.physical_state != "LinkUp")
-        fail.push_back(line + " (not Active/LinkUp)");
+        down.push_back(phrase("accept.ib.ibstat_down").fact("port", {port}));
       else if (p.sm_lid && *p.sm_lid == 0)
-        fail.push_back(line + " (no subnet manager answers)");
+        down.push_back(phrase("accept.ib.no_subnet_manager").fact("port", {port}));
     }
   }
   if (ports == 0) {
-    c.status = Status::kPass;
-    c.detail = "No InfiniBand on this host.";
+    c.severity = Severity::kPass;
+    c.note(phrase("accept.ib.none"));
     return;
   }
-  if (!fail.empty()) {
-    c.status = Status::kFail;
-    c.detail = join(fail) + ".";
+  if (!down.empty()) {
+    c.severity = Severity::kFail;
+    for (auto& p : down) c.note(std::move(p));
     return;
   }
   // Subnet-manager configuration and adaptive routing live in the fabric, not in host files.
   auto att = in.attached.find("infiniband");
   if (att == in.attached.end())
-    return needs(
-        c, fmt::format(
-               "{} InfiniBand port(s) up. Subnet-manager access and adaptive routing cannot be read from the host: "
-               "attach `sminfo` output (the subnet manager answers and is configurable) and `ibdiagnet` output "
-               "showing adaptive routing enabled with --attach infiniband=FILE.",
-               ports));
-  c.status = Status::kPass;
-  c.evidence.push_back("attached: " + att->second);
-  c.detail = fmt::format("{} InfiniBand port(s) active; subnet manager and adaptive routing evidence attached ({}).",
-                         ports, att->second);
+    return needs(c, phrase("accept.ib.needs_attachment").fact("ports", std::to_string(ports)));
+  c.severity = Severity::kPass;
+  c.evidence.push_back(phrase("accept.ev.attached").fact("file", att->second));
+  c.note(phrase("accept.ib.ok").fact("ports", std::to_string(ports)).fact("file", att->second));
 }
 
 // G5 --------------------------------------------------------------------------------------------
-// Versions compare through core/version.h: numeric per component ("12.10" > "12.2"), and an
-// allowed "12.2" admits its releases ("12.2.140"), the same rule the quote uses.
-void check_versions(const AcceptInputs& in, const Catalog& cat, Check& c) {
-  std::map<std::string, std::pair<std::string, std::string>> known;  // component → (version, where from)
+// The versions are judged by the one software-matrix judgement quote uses (plan/software_matrix.h).
+void check_versions(const AcceptInputs& in, const Catalog& cat, Finding& c) {
+  std::map<std::string, std::pair<std::string, Phrase>> known;  // component → (version, where from)
   if (in.facts && in.facts->driver && !in.facts->driver->version.empty())
-    known["driver"] = {in.facts->driver->version, "/proc/driver/nvidia/version: " + in.facts->driver->line};
+    known["driver"] = {in.facts->driver->version,
+                       phrase("accept.from.proc_version").fact("line", in.facts->driver->line)};
   else if (in.nvml && !in.nvml->driver_version.empty())
-    known["driver"] = {in.nvml->driver_version, "NVML nvmlSystemGetDriverVersion"};
+    known["driver"] = {in.nvml->driver_version, phrase("accept.from.nvml_driver")};
   // The driver's CUDA version is the newest toolkit it can run, not the toolkit installed: it is
   // recorded, and judged only against a declared toolkit (--cuda), never against the matrix.
   if (in.nvml && in.nvml->cuda_driver_version)
-    known["cuda-driver"] = {*in.nvml->cuda_driver_version,
-                            "NVML nvmlSystemGetCudaDriverVersion (the newest CUDA the driver supports)"};
-  for (const auto& [k, v] : in.versions) known[lower(k)] = {v, "declared (--" + k + " " + v + ")"};
-  if (!known.count("driver") && !known.count("cuda"))
-    return needs(c,
-                 "No driver or CUDA version known: run on the server, pass --root SNAPSHOT with nvml.json, or "
-                 "--cuda 12.2.");
-  c.status = Status::kPass;
-  std::vector<std::string> problems, seen;
+    known["cuda-driver"] = {*in.nvml->cuda_driver_version, phrase("accept.from.nvml_cuda")};
+  for (const auto& [k, v] : in.versions)
+    known[lower(k)] = {v, phrase("accept.from.declared").fact("flag", k).fact("version", v)};
+  if (!known.count("driver") && !known.count("cuda")) return needs(c, phrase("accept.needs.versions"));
+  c.severity = Severity::kPass;
+  std::map<std::string, std::string> versions;
+  std::vector<Phrase> seen;
   for (const auto& [component, vs] : known) {
-    c.evidence.push_back(fmt::format("{} {} ({})", component, vs.first, vs.second));
-    seen.push_back(component + " " + vs.first);
-    for (const Entry* e : cat.of_kind("software")) {
-      if (e->text("component") != component) continue;
-      if (e->has("min_version") && compare_versions(vs.first, e->text("min_version")) < 0) {
-        raise(c.status, Status::kFail);
-        problems.push_back(fmt::format("{} {} is below the minimum {} ({}, matrix as of {})", component, vs.first,
-                                       e->text("min_version"), e->id, e->as_of));
-      }
-      if (e->has("allowed") && !version_in(vs.first, e->list("allowed"))) {
-        raise(c.status, Status::kWarn);
-        problems.push_back(fmt::format("{} {} is not in the matrix's {} ({}, as of {})", component, vs.first,
-                                       fmt::join(e->list("allowed"), ", "), e->id, e->as_of));
-      }
-    }
+    c.evidence.push_back(
+        phrase("accept.ev.version").fact("component", component).fact("version", vs.first).fact("from", {vs.second}));
+    seen.push_back(phrase("accept.versions.one").fact("component", component).fact("version", vs.first));
+    versions[component] = vs.first;
   }
-  if (known.count("cuda") && known.count("cuda-driver") &&
-      compare_versions(known["cuda"].first, known["cuda-driver"].first) > 0) {
-    raise(c.status, Status::kFail);
-    problems.push_back(fmt::format("CUDA toolkit {} is newer than the {} the driver supports", known["cuda"].first,
-                                   known["cuda-driver"].first));
+  const std::vector<Finding> judged = plan::judge_versions(versions, cat);
+  c.note(phrase(judged.empty() ? "accept.versions.ok" : "accept.versions.recorded").fact("seen", seen));
+  for (const Finding& f : judged) {
+    escalate(c.severity, f.severity);
+    // The quote's own words for the same judgement (software.matrix/<variant>).
+    Phrase p(f.message_key());
+    p.facts = f.facts;
+    c.note(std::move(p));
   }
-  c.detail = "Recorded " + join(seen, ", ") +
-             (problems.empty() ? "; all within the compatibility matrix." : ". " + join(problems) + ".");
 }
 
 // G6 --------------------------------------------------------------------------------------------
 constexpr double kMbPerMib = 1.048576;  // 1 MiB = 2^20 bytes = 1.048576 MB
 
-void check_load(const AcceptInputs& in, const Catalog& cat, Check& c) {
-  if (!in.load)
-    return needs(c,
-                 "No load log: pass --load FILE: an nvidia-smi -l 1 CSV or dmon log of the 24 h real-load test (e.g. "
-                 "Llama-2-13B, batch 8, seq 2048).");
+void check_load(const AcceptInputs& in, const Catalog& cat, Finding& c) {
+  const double hours_needed = cat.threshold("accept.load.hours");
+  if (!in.load) return needs(c, phrase("accept.load.no_log").fact("hours", num(hours_needed)));
   const LogSummary& log = *in.load;
   const double max_growth = cat.threshold("accept.load.max_memory_growth_mb_per_h");
-  const double hours_needed = cat.threshold("accept.load.hours");
   const double max_wear = cat.threshold("accept.nvme.max_percentage_used");
   const double max_replays = cat.threshold("accept.pcie.max_replays");
   summary_evidence(log, c.evidence);
-  c.status = Status::kPass;
-  std::vector<std::string> problems, good;
+  c.severity = Severity::kPass;
   if (log.gpus.empty()) {
-    raise(c.status, Status::kNeedsEvidence);
-    problems.push_back(fmt::format("the load log {} holds no samples", log.file));
+    escalate(c.severity, Severity::kNeedsEvidence);
+    c.note(phrase("accept.log.empty").fact("file", log.file));
   }
   for (const auto& g : log.gpus) {
     // Without a growth figure the GPU's memory was never judged: say so rather than let the
     // summary claim its growth stayed under the limit.
     if (!g.memory_growth_mib_per_h) {
-      raise(c.status, Status::kNeedsEvidence);
-      problems.push_back(g.memory_first_mib
-                             ? fmt::format("{} has too few memory samples to fit a growth (2 or more at different "
-                                           "times needed)",
-                                           g.gpu)
-                             : fmt::format("{} has no memory samples: its memory growth cannot be judged", g.gpu));
+      escalate(c.severity, Severity::kNeedsEvidence);
+      c.note(phrase(g.memory_first_mib ? "accept.load.too_few_memory_samples" : "accept.log.no_memory")
+                 .fact("gpu", g.gpu));
       continue;
     }
-    double mb = *g.memory_growth_mib_per_h * kMbPerMib;
-    std::string line =
-        fmt::format("{}: memory grew {} MiB/h = {} MB/h (least squares; 1 MiB = 1.048576 MB), {} → {} MiB", g.gpu,
-                    num(*g.memory_growth_mib_per_h, 1), num(mb, 1), num(g.memory_first_mib.value_or(0)),
-                    num(g.memory_last_mib.value_or(0)));
-    c.evidence.push_back(line);
+    const double mb = *g.memory_growth_mib_per_h * kMbPerMib;
+    c.evidence.push_back(phrase("accept.ev.memory_growth")
+                             .fact("gpu", g.gpu)
+                             .fact("mib", num(*g.memory_growth_mib_per_h, 1))
+                             .fact("mb", num(mb, 1))
+                             .fact("first", num(g.memory_first_mib.value_or(0)))
+                             .fact("last", num(g.memory_last_mib.value_or(0))));
     if (mb > max_growth) {
-      raise(c.status, Status::kFail);
-      problems.push_back(fmt::format("{} memory grew {} MB/h, above {} MB/h", g.gpu, num(mb, 1), num(max_growth)));
+      escalate(c.severity, Severity::kFail);
+      c.note(
+          phrase("accept.load.memory_growth").fact("gpu", g.gpu).fact("mb", num(mb, 1)).fact("limit", num(max_growth)));
     }
   }
   // Each GPU must have run the whole test, as in the soak.
   for (const auto& g : log.gpus) {
     const double hours = span_hours(g);
     if (hours < hours_needed) {
-      raise(c.status, Status::kWarn);
-      problems.push_back(fmt::format("{} spans {} h of the load log, not the {} h test (not long enough)", g.gpu,
-                                     num(hours, 1), num(hours_needed)));
+      escalate(c.severity, Severity::kWarn);
+      c.note(phrase("accept.load.short")
+                 .fact("gpu", g.gpu)
+                 .fact("hours", num(hours, 1))
+                 .fact("needed", num(hours_needed)));
     }
   }
   for (const auto& [file, s] : in.smart) {
-    c.evidence.push_back(fmt::format("{}: {} {} serial {} firmware {}: percentage used {}, media errors {}", file,
-                                     s.device, s.model, s.serial, s.firmware,
-                                     s.percentage_used ? std::to_string(*s.percentage_used) + "%" : "?",
-                                     s.media_errors ? std::to_string(*s.media_errors) : "?"));
+    c.evidence.push_back(phrase("accept.ev.smart")
+                             .fact("file", file)
+                             .fact("device", s.device)
+                             .fact("model", s.model)
+                             .fact("serial", s.serial)
+                             .fact("firmware", s.firmware)
+                             .fact("used", s.percentage_used ? std::to_string(*s.percentage_used) + "%" : "?")
+                             .fact("media_errors", s.media_errors ? std::to_string(*s.media_errors) : "?"));
     if (s.percentage_used && *s.percentage_used > max_wear) {
-      raise(c.status, Status::kFail);
-      problems.push_back(
-          fmt::format("{} wear {}% (Percentage Used), above {}%", s.device, *s.percentage_used, num(max_wear)));
+      escalate(c.severity, Severity::kFail);
+      c.note(phrase("accept.load.nvme_wear")
+                 .fact("device", s.device)
+                 .fact("used", std::to_string(*s.percentage_used) + "%")
+                 .fact("limit", num(max_wear) + "%"));
     }
     if (s.media_errors && *s.media_errors > 0) {
-      raise(c.status, Status::kFail);
-      problems.push_back(fmt::format("{} reports {} media errors", s.device, *s.media_errors));
+      escalate(c.severity, Severity::kFail);
+      c.note(
+          phrase("accept.load.media_errors").fact("device", s.device).fact("count", std::to_string(*s.media_errors)));
     }
   }
   if (in.nvml) {
     for (const auto& g : in.nvml->gpus) {
       if (!g.now.pcie_replays) continue;
-      c.evidence.push_back(fmt::format("GPU {} {}: PCIe replay counter {} (NVML)", g.info.index, g.info.pci_bus_id,
-                                       *g.now.pcie_replays));
+      c.evidence.push_back(
+          phrase("accept.ev.replays").fact("gpu", nvml_gpu(g)).fact("count", std::to_string(*g.now.pcie_replays)));
       if (*g.now.pcie_replays > max_replays) {
-        raise(c.status, Status::kWarn);
-        problems.push_back(
-            fmt::format("GPU {} ({}) shows {} PCIe replays", g.info.index, g.info.pci_bus_id, *g.now.pcie_replays));
+        escalate(c.severity, Severity::kWarn);
+        c.note(
+            phrase("accept.load.replays").fact("gpu", nvml_gpu(g)).fact("count", std::to_string(*g.now.pcie_replays)));
       }
     }
   }
-  judge_skipped(log, cat, c.status, problems);
-  if (in.smart.empty()) good.push_back("no smartctl output given (--smartctl FILE) for NVMe wear");
-  c.detail =
-      problems.empty()
-          ? fmt::format("{} GPUs over {} h, memory growth at most {} MB/h; NVMe wear and PCIe replays within limits.",
-                        log.gpus.size(), num(log.hours(), 1), num(max_growth))
-          : join(problems) + ".";
-  if (!good.empty()) c.detail += " Note: " + join(good) + ".";
+  judge_skipped(log, cat, c);
+  if (c.notes.empty())
+    c.note(phrase("accept.load.ok")
+               .fact("gpus", std::to_string(log.gpus.size()))
+               .fact("hours", num(log.hours(), 1))
+               .fact("limit", num(max_growth)));
+  if (in.smart.empty()) c.note(phrase("accept.load.no_smartctl"));
 }
 
 // G7 --------------------------------------------------------------------------------------------
-void check_pcie_aspm(const AcceptInputs& in, const Catalog&, Check& c) {
-  if (!in.facts) return needs(c, "No host facts (" + in.facts_error + "): run on the server or pass --root SNAPSHOT.");
+void check_pcie_aspm(const AcceptInputs& in, const Catalog&, Finding& c) {
+  if (!in.facts) return needs(c, phrase("accept.needs.host_facts").fact("why", {in.facts_error}));
   const std::string policy = in.facts->aspm_policy.value_or("");
-  if (!policy.empty()) c.evidence.push_back("/sys/module/pcie_aspm/parameters/policy: " + policy);
+  if (!policy.empty()) c.evidence.push_back(phrase("accept.ev.aspm_policy").fact("policy", policy));
   std::vector<std::string> on;
   bool all_exposed = true;
   auto gpus = pci_gpus(in);
@@ -892,67 +911,63 @@ void check_pcie_aspm(const AcceptInputs& in, const Catalog&, Check& c) {
       all_exposed = false;
       continue;
     }
-    c.evidence.push_back(fmt::format("{} ASPM: {}", g->address, g->aspm->empty() ? "off" : *g->aspm));
+    c.evidence.push_back(phrase(g->aspm->empty() ? "accept.ev.aspm_off" : "accept.ev.aspm_on")
+                             .fact("address", g->address)
+                             .fact("states", *g->aspm));
     if (!g->aspm->empty()) on.push_back(g->address + " (" + *g->aspm + ")");
   }
-  const char* why = "an ASPM link wakes in up to 20 ms (SPEC G7)";
   if (!on.empty()) {
-    c.status = Status::kFail;
-    c.detail = fmt::format("ASPM on for GPU link(s) {}: {}.", join(on, ", "), why);
+    c.severity = Severity::kFail;
+    c.note(phrase("accept.aspm.on").fact(list_of("links", {on.begin(), on.end()})));
   } else if (policy == "powersave" || policy == "powersupersave") {
-    c.status = Status::kFail;
-    c.detail = fmt::format("ASPM policy is {}: {}. Set pcie_aspm=off or the policy to performance.", policy, why);
-  } else if (policy == "performance" || (all_exposed && !gpus.empty())) {
-    c.status = Status::kPass;
-    c.detail = policy == "performance" ? "ASPM policy is performance (links never enter L0s/L1)."
-                                       : fmt::format("ASPM off on all {} GPU links.", gpus.size());
+    c.severity = Severity::kFail;
+    c.note(phrase("accept.aspm.powersave").fact("policy", policy));
+  } else if (policy == "performance") {
+    c.severity = Severity::kPass;
+    c.note(phrase("accept.aspm.performance"));
+  } else if (all_exposed && !gpus.empty()) {
+    c.severity = Severity::kPass;
+    c.note(phrase("accept.aspm.off").fact("gpus", std::to_string(gpus.size())));
   } else if (policy.empty() && gpus.empty()) {
-    needs(c, "Neither the ASPM policy nor any GPU link state is exposed.");
+    needs(c, phrase("accept.aspm.unexposed"));
   } else {
-    c.status = Status::kWarn;
-    c.detail = fmt::format(
-        "ASPM policy is {} and the GPU links' ASPM states are not exposed: the BIOS decides. Set pcie_aspm=off or the "
-        "policy to performance.",
-        policy.empty() ? "unknown" : policy);
+    c.severity = Severity::kWarn;
+    c.note(policy.empty() ? phrase("accept.aspm.bios_unknown") : phrase("accept.aspm.bios").fact("policy", policy));
   }
 }
 
 // G8 --------------------------------------------------------------------------------------------
-void check_iommu(const AcceptInputs& in, const Catalog&, Check& c) {
-  if (!in.facts && !in.kernel_log)
-    return needs(c, "No host facts and no kernel log: run on the server or pass --root SNAPSHOT.");
+void check_iommu(const AcceptInputs& in, const Catalog&, Finding& c) {
+  if (!in.facts && !in.kernel_log) return needs(c, phrase("accept.needs.iommu_input"));
   // On means the IOMMU translates DMA now: IOMMU groups exist, or the kernel said it enabled
   // one. intel_iommu=on / amd_iommu=on only asks for it (a BIOS with VT-d/AMD-Vi off ignores the
   // request), so the command line is evidence, never proof.
-  std::vector<std::string> why_on, asked;
+  std::vector<Phrase> why_on;
+  std::vector<std::string> asked;
   if (in.kernel_log)
     for (const auto& e : in.kernel_log->events)
       if (e.kind == probe::KernelEventKind::kIommuEnabled) {
-        why_on.push_back(fmt::format("{}:{}: {}", log_name(in), e.line, e.text));
+        why_on.push_back(quoted_line(log_name(in), e.line, e.text));
         break;
       }
   if (in.facts) {
     if (!in.facts->iommu_groups.empty())
-      why_on.push_back(fmt::format("{} IOMMU groups in /sys/kernel/iommu_groups", in.facts->iommu_groups.size()));
+      why_on.push_back(phrase("accept.ev.iommu_groups").fact("count", std::to_string(in.facts->iommu_groups.size())));
     for (const char* flag : {"intel_iommu=on", "amd_iommu=on"})
       if (in.facts->kernel_cmdline.find(flag) != std::string::npos) asked.push_back(flag);
   }
   c.evidence = why_on;
-  for (const auto& flag : asked) c.evidence.push_back("/proc/cmdline: " + flag + " (asked for)");
+  for (const auto& flag : asked) c.evidence.push_back(phrase("accept.ev.iommu_asked").fact("flag", flag));
   if (why_on.empty()) {
-    c.status = Status::kFail;
-    c.detail =
-        asked.empty()
-            ? "IOMMU not enabled: no IOMMU groups, no intel_iommu=on/amd_iommu=on on the kernel command line, no "
-              "'IOMMU enabled' in the kernel log. Enable VT-d/AMD-Vi in the BIOS and the kernel."
-            : fmt::format(
-                  "IOMMU asked for ({} on the kernel command line) but not active: no IOMMU groups in "
-                  "/sys/kernel/iommu_groups, no 'IOMMU enabled' in the kernel log. Enable VT-d/AMD-Vi in the BIOS.",
-                  join(asked, ", "));
+    c.severity = Severity::kFail;
+    c.note(asked.empty()
+               ? phrase("accept.iommu.off")
+               : phrase("accept.iommu.asked_not_active").fact(list_of("flags", {asked.begin(), asked.end()})));
     return;
   }
-  c.status = Status::kPass;
-  std::vector<std::string> shared, unknown;
+  c.severity = Severity::kPass;
+  std::vector<std::string> unknown;
+  std::vector<Phrase> shared;
   auto gpus = pci_gpus(in);
   for (const PciDevice* g : gpus) {
     std::optional<int> group = g->iommu_group;
@@ -963,185 +978,197 @@ void check_iommu(const AcceptInputs& in, const Catalog&, Check& c) {
       unknown.push_back(g->address);
       continue;
     }
+    const auto& members = in.facts->iommu_groups.at(*group);
     std::vector<std::string> others;
-    for (const auto& m : in.facts->iommu_groups.at(*group))
+    for (const auto& m : members)
       if (bus_device(m) != bus_device(g->address)) others.push_back(m);
-    c.evidence.push_back(
-        fmt::format("{}: IOMMU group {} ({})", g->address, *group, join(in.facts->iommu_groups.at(*group), ", ")));
+    c.evidence.push_back(phrase("accept.ev.iommu_group")
+                             .fact("address", g->address)
+                             .fact("group", std::to_string(*group))
+                             .fact(list_of("members", {members.begin(), members.end()})));
     if (!others.empty())
-      shared.push_back(fmt::format("{} shares IOMMU group {} with {}", g->address, *group, join(others, ", ")));
+      shared.push_back(phrase("accept.iommu.shared")
+                           .fact("address", g->address)
+                           .fact("group", std::to_string(*group))
+                           .fact(list_of("others", {others.begin(), others.end()})));
   }
   if (!shared.empty()) {
-    c.status = Status::kFail;
-    c.detail = join(shared) + ": it cannot be passed through to a VM alone.";
+    c.severity = Severity::kFail;
+    for (auto& p : shared) c.note(std::move(p));
+    c.note(phrase("accept.iommu.not_alone"));
   } else if (!unknown.empty()) {
-    c.status = Status::kWarn;
-    c.detail = "IOMMU enabled, but the IOMMU group of " + join(unknown, ", ") + " is not exposed.";
+    c.severity = Severity::kWarn;
+    c.note(phrase("accept.iommu.group_unknown").fact(list_of("gpus", {unknown.begin(), unknown.end()})));
   } else {
-    c.detail = fmt::format("IOMMU enabled; each of the {} GPUs is alone in its IOMMU group.", gpus.size());
+    c.note(phrase("accept.iommu.ok").fact("gpus", std::to_string(gpus.size())));
   }
 }
 
 // G9 --------------------------------------------------------------------------------------------
-void check_firmware_versions(const AcceptInputs& in, const Catalog&, Check& c) {
-  std::vector<std::string> parts;
-  c.status = Status::kPass;
+void check_firmware_versions(const AcceptInputs& in, const Catalog&, Finding& c) {
+  c.severity = Severity::kPass;
   if (in.nvml) {
     std::map<std::string, std::set<std::string>> by_model;  // GPU name → VBIOS versions
     for (const auto& g : in.nvml->gpus) {
       std::string v = g.info.vbios.value_or("?");
-      c.evidence.push_back(fmt::format("GPU {} {} {} serial {}: VBIOS {}", g.info.index, g.info.pci_bus_id, g.info.name,
-                                       g.info.serial.value_or("?"), v));
+      c.evidence.push_back(phrase("accept.ev.vbios")
+                               .fact("gpu", nvml_gpu(g))
+                               .fact("name", g.info.name)
+                               .fact("serial", g.info.serial.value_or("?"))
+                               .fact("vbios", v));
       by_model[g.info.name].insert(v);
     }
     for (const auto& [model, versions] : by_model)
       if (versions.size() > 1) {
-        raise(c.status, Status::kWarn);
-        parts.push_back(fmt::format("{} GPUs carry different VBIOS versions ({}): ask the vendor why", model,
-                                    fmt::join(versions, ", ")));
+        escalate(c.severity, Severity::kWarn);
+        c.note(phrase("accept.firmware.vbios_differ")
+                   .fact("model", model)
+                   .fact(list_of("versions", {versions.begin(), versions.end()})));
       }
-    if (parts.empty()) parts.push_back(fmt::format("VBIOS of {} GPU(s) recorded", in.nvml->gpus.size()));
+    if (c.notes.empty())
+      c.note(phrase("accept.firmware.vbios_recorded").fact("gpus", std::to_string(in.nvml->gpus.size())));
   } else {
-    raise(c.status, Status::kNeedsEvidence);
-    parts.push_back("VBIOS versions need NVML (" + in.nvml_error + ")");
+    escalate(c.severity, Severity::kNeedsEvidence);
+    c.note(phrase("accept.firmware.vbios_needs_nvml").fact("why", {in.nvml_error}));
   }
   auto att = in.attached.find("firmware.versions");
   if (att == in.attached.end()) {
-    raise(c.status, Status::kNeedsEvidence);
-    parts.push_back(
-        "BMC and ME versions and the update path cannot be read from the host: attach `ipmitool mc info` output (BMC "
-        "firmware), the ME version (e.g. from the BMC web page or `dmidecode`), and the vendor's documented firmware "
-        "update path with --attach firmware.versions=FILE");
+    escalate(c.severity, Severity::kNeedsEvidence);
+    c.note(phrase("accept.firmware.needs_attachment"));
   } else {
-    c.evidence.push_back("attached: " + att->second);
-    parts.push_back("BMC/ME versions and update path attached (" + att->second + ")");
+    c.evidence.push_back(phrase("accept.ev.attached").fact("file", att->second));
+    c.note(phrase("accept.firmware.attached").fact("file", att->second));
   }
-  c.detail = join(parts) + ".";
 }
 
 // G10 -------------------------------------------------------------------------------------------
-void check_performance(const AcceptInputs& in, const Catalog& cat, Check& c) {
-  if (!in.images_per_s)
-    return needs(
-        c, "No benchmark figure: pass --benchmark FILE with the output of ResNet-50 training at batch 256 (images/s).");
+void check_performance(const AcceptInputs& in, const Catalog& cat, Finding& c) {
+  if (!in.images_per_s) return needs(c, phrase("accept.performance.no_figure"));
   const double min = cat.threshold("accept.performance.min_images_per_s_per_gpu");
   size_t gpus = in.nvml && !in.nvml->gpus.empty() ? in.nvml->gpus.size() : pci_gpus(in).size();
   if (gpus == 0 && in.expected_gpus) gpus = static_cast<size_t>(*in.expected_gpus);
-  if (gpus == 0) return needs(c, "Benchmark figure given, but the GPU count is unknown: pass --gpus N.");
+  if (gpus == 0) return needs(c, phrase("accept.performance.no_gpu_count"));
   const double per_gpu = *in.images_per_s / static_cast<double>(gpus);
-  c.evidence.push_back(fmt::format("{}: {} images/s", in.benchmark_source.empty() ? "benchmark" : in.benchmark_source,
-                                   num(*in.images_per_s, 1)));
-  c.status = per_gpu < min ? Status::kFail : Status::kPass;
-  c.detail = fmt::format(
-      "{} images/s ÷ {} GPUs = {} images/s per GPU, {} the clause's {} (ResNet-50 training, batch 256){}.",
-      num(*in.images_per_s), gpus, num(per_gpu, per_gpu == std::floor(per_gpu) ? 0 : 1),
-      per_gpu < min ? "below" : "at or above", num(min), per_gpu < min ? ": the vendor replaces or compensates" : "");
+  c.evidence.push_back(phrase(in.benchmark_source.empty() ? "accept.ev.benchmark" : "accept.ev.benchmark_from")
+                           .fact("source", in.benchmark_source)
+                           .fact("images", num(*in.images_per_s, 1)));
+  c.severity = per_gpu < min ? Severity::kFail : Severity::kPass;
+  c.note(phrase(per_gpu < min ? "accept.performance.below" : "accept.performance.ok")
+             .fact("images", num(*in.images_per_s))
+             .fact("gpus", std::to_string(gpus))
+             .fact("per_gpu", num(per_gpu, per_gpu == std::floor(per_gpu) ? 0 : 1))
+             .fact("min", num(min)));
 }
 
 // G11 -------------------------------------------------------------------------------------------
-void check_firmware_hashes(const AcceptInputs& in, const Catalog&, Check& c) {
-  if (in.firmware.empty())
-    return needs(c,
-                 "No firmware images: pass --firmware FILE (VBIOS, BMC, RAID images) and --checksums FILE (the "
-                 "vendor's sha256 list).");
-  c.status = Status::kPass;
-  std::vector<std::string> problems;
-  int matched = 0;
+void check_firmware_hashes(const AcceptInputs& in, const Catalog&, Finding& c) {
+  if (in.firmware.empty()) return needs(c, phrase("accept.hashes.no_images"));
+  c.severity = Severity::kPass;
+  size_t matched = 0;
   for (const auto& img : in.firmware) {
     const std::string name = base_name(img.path);
     const std::string got = lower(img.sha256);
     auto it = in.expected_sha256.find(name);
     if (it == in.expected_sha256.end()) {
-      raise(c.status, Status::kWarn);
-      c.evidence.push_back(fmt::format("{} sha256 {} (no vendor checksum)", img.path, got));
-      problems.push_back(
-          fmt::format("{} has no vendor checksum{}", name, in.checksum_file.empty() ? "" : " in " + in.checksum_file));
+      escalate(c.severity, Severity::kWarn);
+      c.evidence.push_back(phrase("accept.ev.hash_unlisted").fact("path", img.path).fact("sha256", got));
+      c.note(phrase(in.checksum_file.empty() ? "accept.hashes.no_checksum" : "accept.hashes.not_listed")
+                 .fact("name", name)
+                 .fact("list", in.checksum_file));
     } else if (lower(it->second) != got) {
-      raise(c.status, Status::kFail);
-      c.evidence.push_back(
-          fmt::format("{} sha256 {}, vendor {} ({})", img.path, got, lower(it->second), in.checksum_file));
-      problems.push_back(fmt::format("{} sha256 {} does not match the vendor's {}", name, got, lower(it->second)));
+      escalate(c.severity, Severity::kFail);
+      c.evidence.push_back(phrase("accept.ev.hash_differs")
+                               .fact("path", img.path)
+                               .fact("sha256", got)
+                               .fact("vendor", lower(it->second))
+                               .fact("list", in.checksum_file));
+      c.note(phrase("accept.hashes.differs").fact("name", name).fact("sha256", got).fact("vendor", lower(it->second)));
     } else {
       ++matched;
-      c.evidence.push_back(fmt::format("{} sha256 {} matches {}", img.path, got,
-                                       in.checksum_file.empty() ? "the vendor checksum" : in.checksum_file));
+      c.evidence.push_back(phrase(in.checksum_file.empty() ? "accept.ev.hash_matches" : "accept.ev.hash_matches_list")
+                               .fact("path", img.path)
+                               .fact("sha256", got)
+                               .fact("list", in.checksum_file));
     }
   }
-  c.detail = problems.empty() ? fmt::format("All {} firmware image(s) match the vendor's sha256.", matched)
-                              : join(problems) + fmt::format(" ({} of {} matched).", matched, in.firmware.size());
+  c.note(phrase(matched == in.firmware.size() ? "accept.hashes.ok" : "accept.hashes.matched")
+             .fact("matched", std::to_string(matched))
+             .fact("images", std::to_string(in.firmware.size())));
 }
 
 // G12 -------------------------------------------------------------------------------------------
-void check_health_archive(const AcceptInputs& in, const Catalog& cat, Check& c) {
-  if (!in.archive)
-    return needs(
-        c,
-        "No health archive: pass --archive FILE (nvidia-smi dmon -s pmue -d 5 output: p power and temperature, m "
-        "memory, u utilization, e ECC; SPEC G12's -s mu records no power, temperature or ECC; or an nvidia-smi CSV "
-        "log with those columns).");
+void check_health_archive(const AcceptInputs& in, const Catalog& cat, Finding& c) {
+  if (!in.archive) return needs(c, phrase("accept.archive.no_archive"));
   const LogSummary& log = *in.archive;
   const double max_interval = cat.threshold("accept.archive.max_interval_s");
   summary_evidence(log, c.evidence);
-  if (log.gpus.empty()) return needs(c, fmt::format("The archive {} holds no samples.", log.file));
-  c.status = Status::kPass;
-  std::vector<std::string> problems;
+  if (log.gpus.empty()) return needs(c, phrase("accept.log.empty").fact("file", log.file));
+  c.severity = Severity::kPass;
   bool any_ecc = false;
   for (const auto& g : log.gpus) {
     if (g.samples >= 2) {
       double interval = (g.last_ms - g.first_ms) / 1000.0 / static_cast<double>(g.samples - 1);
       if (interval > max_interval + 1e-9) {
-        raise(c.status, Status::kWarn);
-        problems.push_back(fmt::format("{} sampled every {} s on average, not every {} s", g.gpu, num(interval, 1),
-                                       num(max_interval)));
+        escalate(c.severity, Severity::kWarn);
+        c.note(phrase("accept.archive.sparse")
+                   .fact("gpu", g.gpu)
+                   .fact("interval", num(interval, 1))
+                   .fact("max", num(max_interval)));
       }
     }
     if (g.ecc_uncorrected_last || g.ecc_corrected_last) any_ecc = true;
     if (g.ecc_uncorrected_first_rise_ms) {
-      raise(c.status, Status::kFail);
-      problems.push_back(fmt::format("{} uncorrected ECC rose from {} to {}, first at {}", g.gpu,
-                                     num(g.ecc_uncorrected_first.value_or(0)), num(g.ecc_uncorrected_last.value_or(0)),
-                                     clock_time(*g.ecc_uncorrected_first_rise_ms)));
+      escalate(c.severity, Severity::kFail);
+      c.note(phrase("accept.archive.uncorrected_rose")
+                 .fact("gpu", g.gpu)
+                 .fact("from", num(g.ecc_uncorrected_first.value_or(0)))
+                 .fact("to", num(g.ecc_uncorrected_last.value_or(0)))
+                 .fact("at", clock_time(*g.ecc_uncorrected_first_rise_ms)));
     }
     if (g.ecc_corrected_first_rise_ms) {
-      raise(c.status, Status::kWarn);
-      problems.push_back(fmt::format("{} corrected ECC rose from {} to {}, first at {}", g.gpu,
-                                     num(g.ecc_corrected_first.value_or(0)), num(g.ecc_corrected_last.value_or(0)),
-                                     clock_time(*g.ecc_corrected_first_rise_ms)));
+      escalate(c.severity, Severity::kWarn);
+      c.note(phrase("accept.archive.corrected_rose")
+                 .fact("gpu", g.gpu)
+                 .fact("from", num(g.ecc_corrected_first.value_or(0)))
+                 .fact("to", num(g.ecc_corrected_last.value_or(0)))
+                 .fact("at", clock_time(*g.ecc_corrected_first_rise_ms)));
     }
   }
-  // G12 keeps memory, power and temperature besides ECC: name what the archive lacks.
-  std::vector<std::string> missing;
+  // The health archive keeps memory, power and temperature besides ECC: name what it lacks.
+  std::vector<Phrase> missing;
   auto lacks = [&](auto has_metric, const char* metric) {
     if (std::any_of(log.gpus.begin(), log.gpus.end(), [&](const GpuLogSummary& g) { return !has_metric(g); }))
-      missing.push_back(metric);
+      missing.push_back(phrase(metric));
   };
-  lacks([](const GpuLogSummary& g) { return g.memory_first_mib.has_value(); }, "memory");
-  lacks([](const GpuLogSummary& g) { return g.power_samples > 0; }, "power");
-  lacks([](const GpuLogSummary& g) { return g.max_temperature_c.has_value(); }, "temperature");
+  lacks([](const GpuLogSummary& g) { return g.memory_first_mib.has_value(); }, "accept.metric.memory");
+  lacks([](const GpuLogSummary& g) { return g.power_samples > 0; }, "accept.metric.power");
+  lacks([](const GpuLogSummary& g) { return g.max_temperature_c.has_value(); }, "accept.metric.temperature");
   if (!missing.empty()) {
-    raise(c.status, Status::kWarn);
-    problems.push_back(fmt::format("the archive lacks {} samples for some GPUs (G12 keeps memory, power, "
-                                   "temperature and ECC: nvidia-smi dmon -s pmue -d 5)",
-                                   fmt::join(missing, ", ")));
+    escalate(c.severity, Severity::kWarn);
+    c.note(phrase("accept.archive.lacks").fact("metrics", missing));
   }
   if (!any_ecc) {
-    raise(c.status, Status::kWarn);
-    problems.push_back(
-        "the archive holds no ECC counts (record them: nvidia-smi dmon -s pmue -d 5; -s mu records no power, "
-        "temperature or ECC)");
+    escalate(c.severity, Severity::kWarn);
+    c.note(phrase("accept.archive.no_ecc"));
   }
-  judge_skipped(log, cat, c.status, problems);
-  c.detail = problems.empty() ? fmt::format("{} GPUs over {} h, samples every {} s or less, ECC counts steady.",
-                                            log.gpus.size(), num(log.hours(), 1), num(max_interval))
-                              : join(problems) + ".";
+  judge_skipped(log, cat, c);
+  if (c.notes.empty())
+    c.note(phrase("accept.archive.ok")
+               .fact("gpus", std::to_string(log.gpus.size()))
+               .fact("hours", num(log.hours(), 1))
+               .fact("max", num(max_interval)));
 }
 
 // Xid -------------------------------------------------------------------------------------------
-void check_xid(const AcceptInputs& in, const Catalog& cat, Check& c) {
-  if (!in.kernel_log) return needs(c, "No kernel log: run on the server, or pass --kernel-log FILE (dmesg output).");
-  c.status = Status::kPass;
-  std::map<std::string, int> counts;  // "Xid 79 (fail)" → times
-  std::vector<std::string> ev;
+void check_xid(const AcceptInputs& in, const Catalog& cat, Finding& c) {
+  if (!in.kernel_log) return needs(c, phrase("accept.needs.kernel_log"));
+  c.severity = Severity::kPass;
+  struct Tally {
+    int times = 0;
+    Phrase what;
+  };
+  std::map<std::string, Tally> counts;  // "Xid 79 fail" → times
+  std::vector<Phrase> ev;
   for (const auto& e : in.kernel_log->events) {
     if (e.kind != probe::KernelEventKind::kXid && e.kind != probe::KernelEventKind::kSxid) continue;
     const bool sxid = e.kind == probe::KernelEventKind::kSxid;
@@ -1149,138 +1176,151 @@ void check_xid(const AcceptInputs& in, const Catalog& cat, Check& c) {
     const Entry* known = nullptr;
     for (const Entry* x : cat.of_kind("xid"))
       if (e.code && x->number("code") == *e.code && x->text("scope") == (sxid ? "nvswitch" : "gpu")) known = x;
-    std::string severity = known ? known->text("severity") : "warn";
-    raise(c.status, severity == "fail" ? Status::kFail : severity == "warn" ? Status::kWarn : Status::kPass);
-    std::string code = e.code ? std::to_string(*e.code) : "?";
-    ++counts[fmt::format("{} {} ({})", label, code, known ? severity : "unknown code")];
-    ev.push_back(fmt::format("{}:{}: {} {} {}: {} → action {}", log_name(in), e.line, e.device.empty() ? "?" : e.device,
-                             label, code, known ? known->text("meaning") : "not in the catalog's Xid list",
-                             known ? known->text("action") : "inspect"));
+    const std::string severity = known ? known->text("severity") : "warn";
+    escalate(c.severity, severity == "fail" ? Severity::kFail : severity == "warn" ? Severity::kWarn : Severity::kPass);
+    const std::string code = e.code ? std::to_string(*e.code) : "?";
+    Tally& t = counts[fmt::format("{} {} {}", label, code, known ? severity : "unknown")];
+    ++t.times;
+    // The catalog's severity (info, warn, fail) is a word the reader reads in their language.
+    t.what = phrase(known ? "accept.xid.code" : "accept.xid.unknown_code")
+                 .fact("label", label)
+                 .fact("code", code)
+                 .fact("severity", {Phrase("accept.xid.severity." + severity)});
+    Phrase line = phrase(known ? "accept.ev.xid" : "accept.ev.xid_unknown")
+                      .fact("log", log_name(in))
+                      .fact("line", std::to_string(e.line))
+                      .fact("device", e.device.empty() ? "?" : e.device)
+                      .fact("label", label)
+                      .fact("code", code);
+    if (known)
+      line.fact("meaning", known->text("meaning"), known->text_zh("meaning"))
+          .fact(Fact{"action",
+                     known->text("action"),
+                     std::nullopt,
+                     {Phrase("accept.xid.action." + known->text("action"))},
+                     {}});
+    ev.push_back(std::move(line));
   }
   add_capped(c.evidence, ev);
-  const std::string log_problem = judge_kernel_log(in, cat, c.status);
   if (counts.empty()) {
-    c.detail = fmt::format("No Xid or SXid events in {} ({} lines).", log_name(in), in.kernel_log->lines);
+    c.note(phrase("accept.xid.none").fact("log", log_name(in)).fact("lines", std::to_string(in.kernel_log->lines)));
   } else {
-    std::vector<std::string> parts;
-    for (const auto& [k, n] : counts) parts.push_back(fmt::format("{} × {}", n, k));
-    c.detail = fmt::format("{} in {}.", join(parts, ", "), log_name(in));
+    std::vector<Phrase> parts;
+    for (auto& [k, t] : counts)
+      parts.push_back(phrase("accept.xid.times").fact("times", std::to_string(t.times)).fact("what", {t.what}));
+    c.note(phrase("accept.xid.found").fact("counts", parts).fact("log", log_name(in)));
   }
-  if (!log_problem.empty()) c.detail += " " + log_problem;
+  judge_kernel_log(in, cat, c);
 }
 
 // ECC -------------------------------------------------------------------------------------------
-void check_ecc(const AcceptInputs& in, const Catalog& cat, Check& c) {
-  if (!in.nvml)
-    return needs(c, "No NVML facts (" + in.nvml_error +
-                        "): run on the server with the NVIDIA driver, or pass --root SNAPSHOT with nvml.json.");
+void check_ecc(const AcceptInputs& in, const Catalog& cat, Finding& c) {
+  if (!in.nvml) return needs(c, phrase("accept.needs.nvml").fact("why", {in.nvml_error}));
   const double max_corrected = cat.threshold("accept.ecc.max_corrected");
-  c.status = Status::kPass;
-  std::vector<std::string> problems;
+  c.severity = Severity::kPass;
   for (const auto& g : in.nvml->gpus) {
     const auto& d = g.now;
     auto v = [](const auto& o) { return o ? std::to_string(*o) : std::string("?"); };
-    auto b = [](const std::optional<bool>& o) { return o ? (*o ? "yes" : "no") : "?"; };
-    std::string who = fmt::format("GPU {} ({})", g.info.index, g.info.pci_bus_id);
-    c.evidence.push_back(fmt::format(
-        "{}: ECC {}; uncorrected volatile {} aggregate {}; corrected volatile {} aggregate {}; retired pages "
-        "SBE {} DBE {} pending {}; remapped rows correctable {} uncorrectable {} pending {} failed {}",
-        who, b(d.ecc_enabled), v(d.ecc_volatile_uncorrected), v(d.ecc_aggregate_uncorrected),
-        v(d.ecc_volatile_corrected), v(d.ecc_aggregate_corrected), v(d.retired_pages_sbe), v(d.retired_pages_dbe),
-        b(d.retired_pages_pending), v(d.remapped_rows_correctable), v(d.remapped_rows_uncorrectable),
-        b(d.remapping_pending), b(d.remapping_failed)));
-    uint64_t uncorrected = std::max(d.ecc_volatile_uncorrected.value_or(0), d.ecc_aggregate_uncorrected.value_or(0));
-    uint64_t corrected = std::max(d.ecc_volatile_corrected.value_or(0), d.ecc_aggregate_corrected.value_or(0));
-    auto fail = [&](std::string what) {
-      raise(c.status, Status::kFail);
-      problems.push_back(who + " " + what);
+    auto b = [](const std::optional<bool>& o) {
+      return o ? (*o ? phrase("accept.yes") : phrase("accept.no")) : phrase("accept.unknown");
     };
-    if (uncorrected > 0) fail(fmt::format("has {} uncorrected ECC errors", uncorrected));
+    const std::string who = nvml_gpu(g);
+    c.evidence.push_back(phrase("accept.ev.ecc")
+                             .fact("gpu", who)
+                             .fact("enabled", {b(d.ecc_enabled)})
+                             .fact("uncorrected_volatile", v(d.ecc_volatile_uncorrected))
+                             .fact("uncorrected_aggregate", v(d.ecc_aggregate_uncorrected))
+                             .fact("corrected_volatile", v(d.ecc_volatile_corrected))
+                             .fact("corrected_aggregate", v(d.ecc_aggregate_corrected))
+                             .fact("sbe", v(d.retired_pages_sbe))
+                             .fact("dbe", v(d.retired_pages_dbe))
+                             .fact("retire_pending", {b(d.retired_pages_pending)})
+                             .fact("rows_correctable", v(d.remapped_rows_correctable))
+                             .fact("rows_uncorrectable", v(d.remapped_rows_uncorrectable))
+                             .fact("remap_pending", {b(d.remapping_pending)})
+                             .fact("remap_failed", {b(d.remapping_failed)}));
+    const uint64_t uncorrected =
+        std::max(d.ecc_volatile_uncorrected.value_or(0), d.ecc_aggregate_uncorrected.value_or(0));
+    const uint64_t corrected = std::max(d.ecc_volatile_corrected.value_or(0), d.ecc_aggregate_corrected.value_or(0));
+    auto judge = [&](Severity s, Phrase p) {
+      escalate(c.severity, s);
+      c.note(std::move(p.fact("gpu", who)));
+    };
+    if (uncorrected > 0)
+      judge(Severity::kFail, phrase("accept.ecc.uncorrected").fact("count", std::to_string(uncorrected)));
     if (d.retired_pages_dbe.value_or(0) > 0)
-      fail(fmt::format("retired {} pages for double-bit errors", *d.retired_pages_dbe));
-    if (d.retired_pages_pending.value_or(false)) fail("has page retirement pending (needs a reset)");
-    if (d.remapping_failed.value_or(false)) fail("failed a row remapping (the memory is out of spare rows)");
-    if (d.remapping_pending.value_or(false)) {
-      raise(c.status, Status::kWarn);
-      problems.push_back(who + " has a row remapping pending (reset the GPU to apply it)");
-    }
-    if (static_cast<double>(corrected) > max_corrected) {
-      raise(c.status, Status::kWarn);
-      problems.push_back(fmt::format("{} corrected {} ECC errors (allowed {})", who, corrected, num(max_corrected)));
-    }
-    if (d.ecc_enabled && !*d.ecc_enabled) {
-      raise(c.status, Status::kWarn);
-      problems.push_back(who + " has ECC disabled");
-    }
+      judge(Severity::kFail, phrase("accept.ecc.dbe_retired").fact("count", std::to_string(*d.retired_pages_dbe)));
+    if (d.retired_pages_pending.value_or(false)) judge(Severity::kFail, phrase("accept.ecc.retire_pending"));
+    if (d.remapping_failed.value_or(false)) judge(Severity::kFail, phrase("accept.ecc.remap_failed"));
+    if (d.remapping_pending.value_or(false)) judge(Severity::kWarn, phrase("accept.ecc.remap_pending"));
+    if (static_cast<double>(corrected) > max_corrected)
+      judge(
+          Severity::kWarn,
+          phrase("accept.ecc.corrected").fact("count", std::to_string(corrected)).fact("allowed", num(max_corrected)));
+    if (d.ecc_enabled && !*d.ecc_enabled) judge(Severity::kWarn, phrase("accept.ecc.disabled"));
   }
-  c.detail =
-      problems.empty()
-          ? fmt::format("{} GPU(s): no uncorrected ECC errors, no retired or pending pages, no failed remapping.",
-                        in.nvml->gpus.size())
-          : join(problems) + ".";
+  if (c.notes.empty()) c.note(phrase("accept.ecc.ok").fact("gpus", std::to_string(in.nvml->gpus.size())));
 }
 
 // GPU count -------------------------------------------------------------------------------------
-void check_gpu_count(const AcceptInputs& in, const Catalog&, Check& c) {
+void check_gpu_count(const AcceptInputs& in, const Catalog&, Finding& c) {
   std::optional<size_t> pci, nvml;
   if (in.facts) pci = pci_gpus(in).size();
   if (in.nvml) nvml = in.nvml->gpus.size();
   std::optional<size_t> expected;
   if (in.expected_gpus) expected = static_cast<size_t>(*in.expected_gpus);
-  if (!pci && !nvml)
-    return needs(c, "Neither the PCI bus nor NVML was read: run on the server or pass --root SNAPSHOT.");
-  auto str = [](const std::optional<size_t>& n) { return n ? std::to_string(*n) : std::string("unknown"); };
-  c.evidence.push_back(fmt::format("PCI bus: {} GPUs; NVML: {} GPUs; expected: {}", str(pci), str(nvml),
-                                   expected ? std::to_string(*expected) : "not given (--gpus)"));
+  if (!pci && !nvml) return needs(c, phrase("accept.needs.gpu_count"));
+  auto str = [](const std::optional<size_t>& n) { return n ? std::to_string(*n) : std::string("?"); };
+  c.evidence.push_back(phrase(expected ? "accept.ev.gpu_counts" : "accept.ev.gpu_counts_no_contract")
+                           .fact("pci", str(pci))
+                           .fact("nvml", str(nvml))
+                           .fact("expected", str(expected)));
   // "8 on the PCI bus, 8 seen by NVML, 8 expected", naming only the counts that are known.
-  std::vector<std::string> parts;
-  if (pci) parts.push_back(fmt::format("{} on the PCI bus", *pci));
-  if (nvml) parts.push_back(fmt::format("{} seen by NVML", *nvml));
-  if (expected) parts.push_back(fmt::format("{} expected", *expected));
+  std::vector<Phrase> parts;
+  if (pci) parts.push_back(phrase("accept.gpus.on_pci").fact("count", std::to_string(*pci)));
+  if (nvml) parts.push_back(phrase("accept.gpus.in_nvml").fact("count", std::to_string(*nvml)));
+  if (expected) parts.push_back(phrase("accept.gpus.expected").fact("count", std::to_string(*expected)));
   std::set<size_t> counts;
   for (const auto& n : {pci, nvml, expected})
     if (n) counts.insert(*n);
   if (counts.size() == 1 && *counts.begin() == 0) {
-    c.status = Status::kFail;
-    c.detail = "No GPU found.";
+    c.severity = Severity::kFail;
+    c.note(phrase("accept.gpus.none"));
     return;
   }
   if (counts.size() > 1) {
-    c.status = Status::kFail;
-    c.detail = "GPU counts disagree: " + join(parts, ", ") + ".";
+    c.severity = Severity::kFail;
+    c.note(phrase("accept.gpus.disagree").fact("counts", parts));
     return;
   }
-  c.status = Status::kPass;
-  c.detail = "GPUs: " + join(parts, ", ") + (expected ? "." : "; pass --gpus N to check the count the contract names.");
+  c.severity = Severity::kPass;
+  c.note(phrase(expected ? "accept.gpus.ok" : "accept.gpus.ok_no_contract").fact("counts", parts));
 }
 
 struct CheckDef {
   const char* id;
-  const char* source;
-  const char* title;
-  void (*run)(const AcceptInputs&, const Catalog&, Check&);
+  const char* source;  // references in docs/sources.md
+  void (*run)(const AcceptInputs&, const Catalog&, Finding&);
 };
 
-// The acceptance checks, in report order (accept.h promises this order).
+// The acceptance checks, in report order (accept.h promises this order). Their titles are the
+// messages of their ids.
 const CheckDef kChecks[] = {
-    {"soak", "SPEC §G1 [S1 §5 #1]", "72-hour soak under load (G1)", check_soak},
-    {"pcie.topology", "SPEC §G2 [S1 §5 #2]", "PCIe topology: CPU-direct x16, no shared uplinks (G2)",
-     check_pcie_topology},
-    {"pcie.aer", "SPEC §G3 [S1 §5 #3]", "PCIe/NVMe AER errors (G3)", check_pcie_aer},
-    {"infiniband", "SPEC §G4 [S1 §5 #4]", "InfiniBand: ports, subnet manager, adaptive routing (G4)", check_infiniband},
-    {"versions", "SPEC §G5 [S1 §5 #5]; catalog software matrix", "Driver, CUDA and NCCL versions (G5)", check_versions},
-    {"load", "SPEC §G6 [S1 §5 #6]", "24-hour real-load test: memory growth, PCIe errors, NVMe wear (G6)", check_load},
-    {"pcie.aspm", "SPEC §G7 [S1 §5 #7]", "PCIe ASPM disabled (G7)", check_pcie_aspm},
-    {"iommu", "SPEC §G8 [S1 §5 #8]", "IOMMU on, each GPU alone in its group (G8)", check_iommu},
-    {"firmware.versions", "SPEC §G9 [S1 §5 #9]", "Firmware versions and update path (G9)", check_firmware_versions},
-    {"performance", "SPEC §G10 [S1 §5 #10]", "Performance clause: ResNet-50 images/s per GPU (G10)", check_performance},
-    {"firmware.hashes", "SPEC §G11 [S1 §5 #11]", "Firmware image hashes against the vendor's checksums (G11)",
-     check_firmware_hashes},
-    {"health.archive", "SPEC §G12 [S1 §5 #12]", "Health archive: 5-second samples, ECC trend (G12)",
-     check_health_archive},
-    {"xid", "NVIDIA Xid catalog; SPEC §G3, §H", "Xid / SXid errors in the kernel log", check_xid},
-    {"ecc", "NVML ECC, page retirement and row remapping; SPEC §G12, §H6", "GPU memory ECC health", check_ecc},
-    {"gpu.count", "SPEC §G (every GPU paid for is present)", "GPU count: PCI bus, NVML, contract", check_gpu_count},
+    {"soak", "S1 §5 #1", check_soak},
+    {"pcie.topology", "S1 §5 #2", check_pcie_topology},
+    {"pcie.aer", "S1 §5 #3", check_pcie_aer},
+    {"infiniband", "S1 §5 #4", check_infiniband},
+    {"versions", "S1 §5 #5; S0 §3.4", check_versions},
+    {"load", "S1 §5 #6", check_load},
+    {"pcie.aspm", "S1 §5 #7", check_pcie_aspm},
+    {"iommu", "S1 §5 #8", check_iommu},
+    {"firmware.versions", "S1 §5 #9", check_firmware_versions},
+    {"performance", "S1 §5 #10", check_performance},
+    {"firmware.hashes", "S1 §5 #11", check_firmware_hashes},
+    {"health.archive", "S1 §5 #12", check_health_archive},
+    {"xid", "nvidia-xid; S1 §5 #3", check_xid},
+    {"ecc", "nvidia-page-retirement; S1 §5 #12", check_ecc},
+    {"gpu.count", "S1 §5", check_gpu_count},
 };
 
 }  // namespace
@@ -1289,12 +1329,9 @@ AcceptReport run_acceptance(const AcceptInputs& in, const Catalog& catalog) {
   AcceptReport report;
   report.host = !in.host.empty() ? in.host : in.facts ? in.facts->hostname : "";
   for (const CheckDef& def : kChecks) {
-    Check c;
-    c.id = def.id;
-    c.title = def.title;
-    c.source = def.source;
+    Finding c = make_finding(def.id, Severity::kNeedsEvidence, "", def.source);
     def.run(in, catalog, c);
-    if (c.status == Status::kFail) report.passed = false;
+    if (c.severity == Severity::kFail) report.passed = false;
     report.checks.push_back(std::move(c));
   }
   return report;

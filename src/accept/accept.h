@@ -1,13 +1,16 @@
-// Acceptance: the 12 actions of SPEC §G, plus `xid`, `ecc` and `gpu.count`, as checks over what
-// the probes, the kernel log, NVML, the sample logs and the buyer's own files showed. Pure: the
-// CLI gathers the inputs (live or from a snapshot), this module judges them, report/ renders.
+// Acceptance: the 12 actions of the acceptance article [S1 §5], plus `xid`, `ecc` and
+// `gpu.count`, as checks over what the probes, the kernel log, NVML, the sample logs and the
+// buyer's own files showed. Pure: the CLI gathers the inputs (live or from a snapshot), this
+// module judges them, report/ renders.
 //
-// A caller may rely on: every check id below appears exactly once in a report, in this order:
-// soak, pcie.topology, pcie.aer, infiniband, versions, load, pcie.aspm, iommu, firmware.versions,
-// performance, firmware.hashes, health.archive, xid, ecc, gpu.count. A check whose input is
-// missing is needs-evidence and says which input (flag or snapshot file) would let it run.
-// Thresholds come from the catalog (kind threshold, ids accept.*); nothing is judged from a
-// number typed in C++.
+// A caller may rely on: every check is a Finding whose severity is its verdict (pass, warn,
+// fail, needs-evidence); its notes say what it saw and its evidence what it rests on, as
+// phrases (report/messages words them). Every check id below appears exactly once in a report,
+// in this order: soak, pcie.topology, pcie.aer, infiniband, versions, load, pcie.aspm, iommu,
+// firmware.versions, performance, firmware.hashes, health.archive, xid, ecc, gpu.count. A check
+// whose input is missing is needs-evidence and names the input (flag or snapshot file) that
+// would let it run. Thresholds come from the catalog (kind threshold, ids accept.*); nothing is
+// judged from a number typed in C++.
 #pragma once
 
 #include <map>
@@ -17,6 +20,7 @@
 #include <vector>
 
 #include "catalog/catalog.h"
+#include "core/finding.h"
 #include "nvml/nvml.h"
 #include "probe/host.h"
 #include "probe/kernel_log.h"
@@ -25,22 +29,10 @@
 
 namespace gpuplan::accept {
 
-enum class Status { kPass, kWarn, kFail, kNeedsEvidence };
-const char* status_name(Status s);  // "pass", "warn", "fail", "needs-evidence"
-
-struct Check {
-  std::string id;      // stable public id: "soak", "pcie.topology", …
-  Status status = Status::kNeedsEvidence;
-  std::string title;   // "72-hour soak under load (G1)"
-  std::string detail;  // what it saw, one or more sentences, with the numbers
-  std::vector<std::string> evidence;  // what it rests on: "kernel.log:1234: NVRM: Xid …", file names, values
-  std::string source;  // "SPEC §G1 [S1 §5]"
-};
-
 struct AcceptReport {
   std::string host;
-  bool passed = true;  // no check failed
-  std::vector<Check> checks;
+  bool passed = true;            // no check failed
+  std::vector<Finding> checks;   // severity: pass, warn, fail or needs-evidence
 };
 
 // Per-GPU summary of a sample log (soak, load or health archive), built while streaming, so a
@@ -101,11 +93,11 @@ struct FirmwareImage {
 struct AcceptInputs {
   std::string host;  // name in the report; the probe's hostname when empty
   std::optional<probe::HostFacts> facts;
-  std::string facts_error;  // why facts is empty
+  Phrase facts_error{"accept.host.not_read"};  // why facts is empty
   std::optional<probe::KernelLog> kernel_log;
   std::string kernel_log_source;  // "kernel.log", "/dev/kmsg", "dmesg"
   std::optional<nvml::NvmlFacts> nvml;
-  std::string nvml_error;  // why nvml is empty ("no NVML facts in the snapshot", the loader's error)
+  Phrase nvml_error{"accept.nvml.not_read"};  // why nvml is empty (accept.nvml.off, the loader's error…)
   std::optional<LogSummary> soak;     // --soak: G1
   std::optional<LogSummary> load;     // --load: G6
   std::optional<LogSummary> archive;  // --archive: G12

@@ -13,7 +13,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const std::vector<std::string> kCommonKeys = {"id", "name", "source", "as_of", "notes"};
+const std::vector<std::string> kCommonKeys = {"id", "name", "name_zh", "source", "source_zh", "as_of", "notes"};
 
 int line_of(const YAML::Node& n) { return n.Mark().line >= 0 ? n.Mark().line + 1 : 0; }
 
@@ -26,56 +26,75 @@ std::optional<double> as_number(const YAML::Node& n) {
   }
 }
 
-// Validates one field's value; returns "" when it is fine.
-std::string check_value(const FieldSchema& f, const YAML::Node& v) {
+// The values an enum field allows, from its schema's "a|b|c".
+std::vector<std::string> enum_values(const std::string& detail) {
+  std::vector<std::string> out;
+  for (size_t at = 0; at <= detail.size();) {
+    size_t bar = detail.find('|', at);
+    if (bar == std::string::npos) bar = detail.size();
+    out.push_back(detail.substr(at, bar - at));
+    at = bar + 1;
+  }
+  return out;
+}
+
+Phrase negative(const YAML::Node& v) {
+  return Phrase("error.yaml.negative").fact("got", v.Scalar());
+}
+
+// Validates one field's value; nullopt when it is fine.
+std::optional<Phrase> check_value(const FieldSchema& f, const YAML::Node& v) {
   switch (f.type) {
     case FieldType::kNumber: {
       auto n = as_number(v);
-      if (!n) return "must be a number";
-      if (*n < 0) return "must not be negative";
-      return "";
+      if (!n) return Phrase("error.yaml.not_number");
+      if (*n < 0) return negative(v);
+      return std::nullopt;
     }
     case FieldType::kRange: {
       if (v.IsSequence()) {
-        if (v.size() != 2) return "must be [low, high] or one number";
+        if (v.size() != 2) return Phrase("error.yaml.not_range");
         auto lo = as_number(v[0]), hi = as_number(v[1]);
-        if (!lo || !hi) return "must be [low, high] with numbers";
-        if (*lo < 0 || *hi < 0) return "must not be negative";
-        if (*lo > *hi) return "low > high";
-        return "";
+        if (!lo || !hi) return Phrase("error.catalog.range_not_numbers");
+        if (*lo < 0) return negative(v[0]);
+        if (*hi < 0) return negative(v[1]);
+        if (*lo > *hi)
+          return Phrase("error.catalog.low_above_high").fact("low", v[0].Scalar()).fact("high", v[1].Scalar());
+        return std::nullopt;
       }
       auto n = as_number(v);
-      if (!n) return "must be [low, high] or one number";
-      if (*n < 0) return "must not be negative";
-      return "";
+      if (!n) return Phrase("error.yaml.not_range");
+      if (*n < 0) return negative(v);
+      return std::nullopt;
     }
     case FieldType::kString:
     case FieldType::kRef:
-      return v.IsScalar() ? "" : "must be a string";
+      if (v.IsScalar()) return std::nullopt;
+      return Phrase("error.catalog.not_string");
     case FieldType::kBool: {
-      if (!v.IsScalar()) return "must be true or false";
+      if (!v.IsScalar()) return Phrase("error.yaml.not_bool");
       try {
         v.as<bool>();
-        return "";
+        return std::nullopt;
       } catch (const YAML::Exception&) {
-        return "must be true or false";
+        return Phrase("error.yaml.not_bool");
       }
     }
     case FieldType::kEnum: {
-      if (!v.IsScalar()) return "must be one of " + f.detail;
-      std::string s = v.Scalar();
-      std::string allowed = "|" + f.detail + "|";
-      if (allowed.find("|" + s + "|") == std::string::npos) return "'" + s + "' is not one of " + f.detail;
-      return "";
+      const std::vector<std::string> allowed = enum_values(f.detail);
+      if (!v.IsScalar()) return Phrase("error.catalog.not_enum").fact(list_of("allowed", allowed));
+      if (std::find(allowed.begin(), allowed.end(), v.Scalar()) == allowed.end())
+        return not_one_of(v.Scalar(), allowed);
+      return std::nullopt;
     }
     case FieldType::kStringList: {
-      if (!v.IsSequence()) return "must be a list of strings";
+      if (!v.IsSequence()) return Phrase("error.catalog.not_string_list");
       for (const auto& item : v)
-        if (!item.IsScalar()) return "must be a list of strings";
-      return "";
+        if (!item.IsScalar()) return Phrase("error.catalog.not_string_list");
+      return std::nullopt;
     }
   }
-  return "";
+  return std::nullopt;
 }
 
 bool valid_id(const std::string& id) {
@@ -95,14 +114,14 @@ void load_file(const fs::path& path, std::vector<Entry>& out, std::vector<Error>
   try {
     root = YAML::LoadFile(file);
   } catch (const YAML::ParserException& e) {
-    problems.push_back({file, e.mark.line + 1, {}, "malformed YAML: " + e.msg});
+    problems.push_back({file, e.mark.line + 1, {}, Phrase("error.yaml.malformed").fact("why", e.msg)});
     return;
   } catch (const YAML::Exception& e) {
-    problems.push_back({file, 0, {}, std::string("cannot read: ") + e.what()});
+    problems.push_back({file, 0, {}, Phrase("error.file.cannot_read").fact("why", e.what())});
     return;
   }
   if (!root.IsMap() || !root["kind"] || !root["entries"] || !root["entries"].IsSequence()) {
-    problems.push_back({file, 1, {}, "a catalog file is a mapping with `kind:` and an `entries:` list"});
+    problems.push_back({file, 1, {}, Phrase("error.catalog.not_catalog_file")});
     return;
   }
   const std::string kind = root["kind"].Scalar();
@@ -110,13 +129,13 @@ void load_file(const fs::path& path, std::vector<Entry>& out, std::vector<Error>
   if (!schema) {
     std::vector<std::string> names;
     for (const auto& k : kinds()) names.push_back(k.kind);
-    problems.push_back({file, line_of(root["kind"]), "kind", "unknown kind '" + kind + "'" + did_you_mean(kind, names)});
+    problems.push_back({file, line_of(root["kind"]), "kind", unknown_id("kind", kind, names)});
     return;
   }
   for (const YAML::Node& node : root["entries"]) {
     const int line = line_of(node);
     if (!node.IsMap()) {
-      problems.push_back({file, line, "entries", "each entry must be a mapping"});
+      problems.push_back({file, line, "entries", Phrase("error.catalog.entry_not_mapping")});
       continue;
     }
     Entry e;
@@ -125,40 +144,47 @@ void load_file(const fs::path& path, std::vector<Entry>& out, std::vector<Error>
     e.line = line;
     e.node = node;
     bool ok = true;
-    auto problem = [&](const YAML::Node& at, const std::string& field, const std::string& msg) {
-      problems.push_back({file, at ? line_of(at) : line, field, msg});
+    auto problem = [&](const YAML::Node& at, const std::string& field, Phrase msg) {
+      problems.push_back(Error{file, at ? line_of(at) : line, field, std::move(msg)});
       ok = false;
     };
     e.id = node["id"] && node["id"].IsScalar() ? node["id"].Scalar() : "";
     const std::string where = e.id.empty() ? "entry" : e.id;
-    if (e.id.empty()) problem(node, "id", "missing id");
-    else if (!valid_id(e.id)) problem(node["id"], where + ".id", "id '" + e.id + "' must be lower-case letters, digits, '.', '-', '_'");
+    if (e.id.empty())
+      problem(node, "id", Phrase("error.catalog.missing").fact("field", "id"));
+    else if (!valid_id(e.id))
+      problem(node["id"], where + ".id", Phrase("error.catalog.bad_id").fact("id", e.id));
     for (const char* key : {"name", "source", "as_of"}) {
       if (!node[key] || !node[key].IsScalar() || node[key].Scalar().empty())
-        problem(node, where + "." + key, std::string("missing ") + key);
+        problem(node, where + "." + key, Phrase("error.catalog.missing").fact("field", key));
     }
     if (ok) {
       e.name = node["name"].Scalar();
       e.source = node["source"].Scalar();
       e.as_of = node["as_of"].Scalar();
-      if (!valid_date(e.as_of)) problem(node["as_of"], where + ".as_of", "'" + e.as_of + "' is not a date (YYYY, YYYY-MM or YYYY-MM-DD)");
+      if (!valid_date(e.as_of))
+        problem(node["as_of"], where + ".as_of", Phrase("error.catalog.bad_date").fact("got", e.as_of));
     }
     if (node["notes"]) e.notes = node["notes"].Scalar();
+    if (node["name_zh"] && node["name_zh"].IsScalar()) e.name_zh = node["name_zh"].Scalar();
+    if (node["source_zh"] && node["source_zh"].IsScalar()) e.source_zh = node["source_zh"].Scalar();
     std::vector<std::string> known = kCommonKeys;
     for (const auto& f : schema->fields) known.push_back(f.key);
     for (const auto& kv : node) {
       const std::string key = kv.first.Scalar();
       if (std::find(known.begin(), known.end(), key) == known.end()) {
-        problem(kv.first, where + "." + key, "unknown key '" + key + "' for kind " + kind + did_you_mean(key, known));
+        Phrase unknown("error.catalog.unknown_key");
+        unknown.fact("key", key).fact("kind", kind).facts.push_back(did_you_mean(key, known));
+        problem(kv.first, where + "." + key, std::move(unknown));
         continue;
       }
       if (const FieldSchema* f = schema->field(key)) {
-        std::string msg = check_value(*f, kv.second);
-        if (!msg.empty()) problem(kv.second, where + "." + key, msg);
+        if (auto msg = check_value(*f, kv.second)) problem(kv.second, where + "." + key, std::move(*msg));
       }
     }
     for (const auto& f : schema->fields)
-      if (f.required && !node[f.key]) problem(node, where + "." + f.key, "missing required field '" + f.key + "'");
+      if (f.required && !node[f.key])
+        problem(node, where + "." + f.key, Phrase("error.catalog.missing_required").fact("field", f.key));
     if (ok) out.push_back(std::move(e));
   }
 }
@@ -185,6 +211,11 @@ std::optional<Range> Entry::opt_range(std::string_view key) const {
   return range(key);
 }
 
+std::string Entry::text_zh(std::string_view key) const {
+  const std::string zh = std::string(key) + "_zh";
+  return has(zh) ? text(zh) : text(key);
+}
+
 std::string Entry::text(std::string_view key) const {
   return has(key) ? node[std::string(key)].Scalar() : std::string();
 }
@@ -203,7 +234,7 @@ Catalog Catalog::load(const std::vector<std::string>& dirs, std::vector<Error>& 
   for (const std::string& dir : dirs) {
     std::error_code ec;
     if (!fs::is_directory(dir, ec)) {
-      problems.push_back({dir, 0, {}, "catalog directory not found"});
+      problems.push_back({dir, 0, {}, Phrase("error.catalog.no_directory")});
       continue;
     }
     std::vector<fs::path> files;
@@ -217,8 +248,9 @@ Catalog Catalog::load(const std::vector<std::string>& dirs, std::vector<Error>& 
     for (Entry& e : loaded) {
       if (auto it = seen_here.find(e.id); it != seen_here.end()) {
         problems.push_back({e.file, e.line, e.id + ".id",
-                            "duplicate id '" + e.id + "' (first at " + it->second->file + ":" +
-                                std::to_string(it->second->line) + ")"});
+                            Phrase("error.catalog.duplicate_id")
+                                .fact("id", e.id)
+                                .fact("first", it->second->file + ":" + std::to_string(it->second->line))});
         continue;
       }
       seen_here[e.id] = &e;
@@ -238,7 +270,7 @@ Catalog Catalog::load(const std::vector<std::string>& dirs, std::vector<Error>& 
       std::string target = e.text(f.key);
       if (!c.find(f.detail, target)) {
         problems.push_back({e.file, line_of(e.node[f.key]), e.id + "." + f.key,
-                            "unknown " + f.detail + " '" + target + "'" + did_you_mean(target, c.ids_of_kind(f.detail))});
+                            unknown_id(f.detail, target, c.ids_of_kind(f.detail))});
       }
     }
   }

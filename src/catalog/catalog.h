@@ -23,7 +23,9 @@ struct Entry {
   std::string id;
   std::string kind;
   std::string name;
+  std::string name_zh;  // the display name in Chinese; empty: `name` serves both languages
   std::string source;
+  std::string source_zh;  // the source in Chinese; empty: `source` serves both languages
   std::string as_of;
   std::string notes;
   std::string file;
@@ -38,6 +40,11 @@ struct Entry {
   std::string text(std::string_view key) const;
   bool flag(std::string_view key) const;
   std::vector<std::string> list(std::string_view key) const;
+
+  const std::string& display_name_zh() const { return name_zh.empty() ? name : name_zh; }
+  const std::string& display_source_zh() const { return source_zh.empty() ? source : source_zh; }
+  // A display text field in Chinese: `<key>_zh` when the entry has one, else `<key>`.
+  std::string text_zh(std::string_view key) const;
 };
 
 class Catalog {

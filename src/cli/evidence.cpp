@@ -13,16 +13,16 @@ namespace fs = std::filesystem;
 Result<int> write_evidence(const std::string& dir, const std::vector<EvidenceItem>& items) {
   std::error_code ec;
   if (fs::exists(dir, ec) && !(fs::is_directory(dir, ec) && fs::is_empty(dir, ec)))
-    return Error{dir, 0, "--evidence", "exists and is not an empty directory; refusing to overwrite evidence"};
+    return Error{dir, 0, "--evidence", Phrase("cli.evidence.not_empty")};
   fs::create_directories(dir, ec);
-  if (ec) return Error{dir, 0, "--evidence", "cannot create the directory: " + ec.message()};
+  if (ec) return Error{dir, 0, "--evidence", Phrase("cli.evidence.cannot_create").fact("why", ec.message())};
   std::vector<std::string> names;
   std::set<std::string> taken;
   for (const EvidenceItem& item : items) {
     const fs::path relative(item.name);
     const bool unsafe = item.name.empty() || relative.is_absolute() ||
                         std::any_of(relative.begin(), relative.end(), [](const fs::path& p) { return p == ".."; });
-    if (unsafe) return Error{item.name, 0, "--evidence", "not a path inside the bundle"};
+    if (unsafe) return Error{item.name, 0, "--evidence", Phrase("cli.evidence.outside")};
     // Two inputs with the same file name (x/smart.json, y/smart.json) both go in: "smart-2.json".
     std::string name = item.name;
     for (int n = 2; !taken.insert(name).second; ++n)
@@ -32,11 +32,11 @@ Result<int> write_evidence(const std::string& dir, const std::vector<EvidenceIte
     fs::create_directories(target.parent_path(), ec);
     if (!item.copy_from.empty()) {
       fs::copy_file(item.copy_from, target, fs::copy_options::overwrite_existing, ec);
-      if (ec) return Error{item.copy_from, 0, {}, "cannot copy into the evidence bundle: " + ec.message()};
+      if (ec) return Error{item.copy_from, 0, {}, Phrase("cli.evidence.cannot_copy").fact("why", ec.message())};
     } else {
       std::ofstream out(target, std::ios::binary);
       out << item.text;
-      if (!out) return Error{target.string(), 0, {}, "cannot write into the evidence bundle"};
+      if (!out) return Error{target.string(), 0, {}, Phrase("cli.evidence.cannot_write")};
     }
     names.push_back(name);
   }
@@ -49,7 +49,7 @@ Result<int> write_evidence(const std::string& dir, const std::vector<EvidenceIte
   }
   std::ofstream out(fs::path(dir) / "MANIFEST.sha256");
   out << manifest;
-  if (!out) return Error{dir, 0, {}, "cannot write MANIFEST.sha256"};
+  if (!out) return Error{dir, 0, {}, Phrase("cli.evidence.cannot_write_manifest")};
   return static_cast<int>(names.size()) + 1;
 }
 

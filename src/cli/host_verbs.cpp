@@ -176,9 +176,9 @@ std::optional<Error> prepare_root(const std::string& root, PreparedRoot& out) {
     out.dir = root;
     return std::nullopt;
   }
-  if (!fs::exists(root, ec)) return Error{root, 0, "--root", "no such directory or snapshot"};
+  if (!fs::exists(root, ec)) return Error{root, 0, "--root", Phrase("cli.root.missing")};
   std::string tmpl = (fs::temp_directory_path() / "gpuplan-snapshot-XXXXXX").string();
-  if (!mkdtemp(tmpl.data())) return Error{root, 0, "--root", "cannot make a temporary directory to unpack into"};
+  if (!mkdtemp(tmpl.data())) return Error{root, 0, "--root", Phrase("cli.root.no_temp_dir")};
   out.unpacked = tmpl;
   auto unpacked = probe::unpack_snapshot(root, tmpl);
   if (!unpacked) return unpacked.error();
@@ -190,11 +190,12 @@ std::optional<Error> prepare_root(const std::string& root, PreparedRoot& out) {
 struct HostView {
   probe::HostFs fs;
   std::optional<probe::HostFacts> facts;
-  std::string facts_error;
+  Phrase facts_error;
   std::optional<probe::KernelLog> kernel_log;
   std::string kernel_log_text, kernel_log_source;
   std::optional<nvml::NvmlFacts> nvml;
-  std::string nvml_json, nvml_error;
+  std::string nvml_json;
+  Phrase nvml_error;
   std::map<std::string, std::string> tool_outputs;  // "ibstat.txt" → text
 
   explicit HostView(std::string root) : fs(std::move(root)) {}
@@ -203,12 +204,12 @@ struct HostView {
 std::optional<Error> gather_host(const HostVerbs::Args& a, const PreparedRoot& root, HostView& view) {
   auto facts = probe::probe_host(view.fs);
   if (facts) view.facts = std::move(*facts);
-  else view.facts_error = facts.error().str();
+  else view.facts_error = facts.error().phrase();
 
   // Kernel log: --kernel-log, else the snapshot's capture, else the live log.
   if (!a.kernel_log.empty()) {
     auto text = read_file(a.kernel_log);
-    if (!text) return Error{a.kernel_log, 0, "--kernel-log", "cannot read the file"};
+    if (!text) return Error{a.kernel_log, 0, "--kernel-log", Phrase("cli.file.cannot_read")};
     view.kernel_log_text = *text;
     view.kernel_log_source = a.kernel_log;
   } else if (!root.live) {
@@ -225,18 +226,18 @@ std::optional<Error> gather_host(const HostVerbs::Args& a, const PreparedRoot& r
   // NVML: the snapshot's facts offline, the library live.
   const bool live_nvml = a.nvml == "live" || (a.nvml == "auto" && root.live);
   if (a.nvml == "off") {
-    view.nvml_error = "NVML not read (--nvml off)";
+    view.nvml_error = Phrase("accept.nvml.off");
   } else if (!live_nvml) {
     const std::string file = std::string(kCaptureDir) + "/nvml.json";
     if (auto text = view.fs.read(file)) {
       auto j = nlohmann::json::parse(*text, nullptr, false);
-      if (j.is_discarded()) return Error{view.fs.real(file), 0, {}, "not valid JSON"};
+      if (j.is_discarded()) return Error{view.fs.real(file), 0, {}, Phrase("cli.file.not_json")};
       auto parsed = nvml::facts_from_json(j, view.fs.real(file));
       if (!parsed) return parsed.error();
       view.nvml = std::move(*parsed);
       view.nvml_json = *text;
     } else {
-      view.nvml_error = "no NVML facts in the snapshot (gpuplan/nvml.json)";
+      view.nvml_error = Phrase("accept.nvml.not_in_snapshot");
     }
   } else {
     auto lib = nvml::Nvml::open();
@@ -244,7 +245,7 @@ std::optional<Error> gather_host(const HostVerbs::Args& a, const PreparedRoot& r
       view.nvml = (*lib)->read_facts();
       view.nvml_json = report::json_text(nvml::facts_to_json(*view.nvml));
     } else {
-      view.nvml_error = lib.error().str();
+      view.nvml_error = lib.error().phrase();
     }
   }
 
@@ -272,7 +273,7 @@ std::optional<Error> gather_host(const HostVerbs::Args& a, const PreparedRoot& r
 std::string host_name(const HostVerbs::Args& a, const PreparedRoot& root, const HostView& view) {
   if (!a.host.empty()) return a.host;
   if (view.facts && !view.facts->hostname.empty()) return view.facts->hostname;
-  return root.live ? "this host" : a.root;
+  return root.live ? ui("cli.this_host") : a.root;
 }
 
 // --- accept ----------------------------------------------------------------------------
@@ -281,6 +282,11 @@ const std::vector<std::string> kAttachable = {"infiniband", "firmware.versions",
                                               "versions", "health.archive"};
 
 std::string base_name(const std::string& path) { return fs::path(path).filename().string(); }
+
+void note_skipped(const telemetry::Skipped& skip) {
+  note(
+      Phrase("cli.skipped_line").fact("where", skip.file + ":" + std::to_string(skip.line)).fact("why", {skip.reason}));
+}
 
 int run_accept(const Common& common, const HostVerbs::Args& a) {
   Context ctx;
@@ -306,8 +312,7 @@ int run_accept(const Common& common, const HostVerbs::Args& a) {
     if (path.empty()) return kOk;
     auto s = accept::summarise_log(path, ctx.catalog, progress_bar(false));
     if (!s) return bad_input(Error{s.error().file, s.error().line, s.error().field.empty() ? flag : s.error().field, s.error().message});
-    for (const auto& skip : s->stats.skipped)
-      std::cerr << "gpuplan: " << skip.file << ":" << skip.line << ": skipped: " << skip.reason << "\n";
+    for (const auto& skip : s->stats.skipped) note_skipped(skip);
     out = std::move(*s);
     items.push_back({std::string("inputs/") + (flag + 2) + "-" + base_name(path), path, {}});
     return kOk;
@@ -326,7 +331,7 @@ int run_accept(const Common& common, const HostVerbs::Args& a) {
     if (!file.empty()) {
       auto text = read_file(file);
       if (!text) {
-        problem = Error{file, 0, flag, "cannot read the file"};
+        problem = Error{file, 0, flag, Phrase("cli.file.cannot_read")};
         return out;
       }
       items.push_back({"inputs/" + base_name(file), file, {}});
@@ -339,7 +344,10 @@ int run_accept(const Common& common, const HostVerbs::Args& a) {
     if (it == view.tool_outputs.end()) return out;
     auto parsed = parser(it->second);
     if (parsed) out = std::move(*parsed);
-    else std::cerr << "gpuplan: note: gpuplan/tools/" << capture << " not used: " << parsed.error().str() << "\n";
+    else
+      note(Phrase("cli.accept.capture_not_used")
+               .fact("capture", "gpuplan/tools/" + capture)
+               .fact("why", {parsed.error().phrase()}));
     return out;
   };
   for (const auto& path : a.smartctl) {
@@ -362,27 +370,29 @@ int run_accept(const Common& common, const HostVerbs::Args& a) {
     std::optional<std::string> text;
     if (!a.benchmark.empty()) {
       text = read_file(a.benchmark);
-      if (!text) return bad_input(Error{a.benchmark, 0, "--benchmark", "cannot read the file"});
+      if (!text) return bad_input(Error{a.benchmark, 0, "--benchmark", Phrase("cli.file.cannot_read")});
       in.benchmark_source = a.benchmark;
       items.push_back({"inputs/" + base_name(a.benchmark), a.benchmark, {}});
     } else {
-      if (!root.live)
-        return bad_input(Error{{}, 0, "--benchmark-cmd",
-                               "runs on this machine, but --root names another host: pass its output with --benchmark FILE"});
-      std::cerr << "gpuplan: running the benchmark: " << a.benchmark_cmd << "\n";
+      if (!root.live) return bad_input(Error{{}, 0, "--benchmark-cmd", Phrase("cli.accept.benchmark_elsewhere")});
+      note(Phrase("cli.accept.running_benchmark").fact("command", a.benchmark_cmd));
       CommandResult run = run_command(a.benchmark_cmd, 7 * 24 * 3600);
       items.push_back({"captures/benchmark-output.txt", {}, "$ " + a.benchmark_cmd + "\n" + run.out +
                                                               "[exit status " + std::to_string(run.exit_code) + "]\n"});
       // A benchmark that died after its warm-up lines printed a figure that proves nothing.
       if (!run.ok())
-        return bad_input(Error{{}, 0, "--benchmark-cmd",
-                               "the command failed (exit status " + std::to_string(run.exit_code) + "): " + a.benchmark_cmd});
+        return bad_input(Error{{},
+                               0,
+                               "--benchmark-cmd",
+                               Phrase("cli.accept.benchmark_failed")
+                                   .fact("status", std::to_string(run.exit_code))
+                                   .fact("command", a.benchmark_cmd)});
       text = run.out;
       in.benchmark_source = a.benchmark_cmd;
     }
     in.images_per_s = accept::parse_images_per_second(*text);
     if (!in.images_per_s)
-      return bad_input(Error{in.benchmark_source, 0, "--benchmark", "no images/s figure in the output (e.g. \"images/sec: 1875.3\")"});
+      return bad_input(Error{in.benchmark_source, 0, "--benchmark", Phrase("cli.accept.no_images_per_s")});
   }
 
   // G11: firmware images against the vendor's checksum file.
@@ -393,7 +403,7 @@ int run_accept(const Common& common, const HostVerbs::Args& a) {
   }
   if (!a.checksums.empty()) {
     auto text = read_file(a.checksums);
-    if (!text) return bad_input(Error{a.checksums, 0, "--checksums", "cannot read the file"});
+    if (!text) return bad_input(Error{a.checksums, 0, "--checksums", Phrase("cli.file.cannot_read")});
     auto sums = accept::parse_checksums(*text, a.checksums);
     if (!sums) return bad_input(sums.error());
     in.expected_sha256 = *sums;
@@ -405,18 +415,22 @@ int run_accept(const Common& common, const HostVerbs::Args& a) {
   for (const auto& spec : a.attach) {
     const auto eq = spec.find('=');
     const std::string check = spec.substr(0, eq);
-    if (eq == std::string::npos || std::find(kAttachable.begin(), kAttachable.end(), check) == kAttachable.end())
-      return bad_input(Error{{}, 0, "--attach", "'" + spec + "': expected CHECK=FILE with CHECK one of infiniband, "
-                                                "firmware.versions, soak, load, performance, versions, health.archive"});
+    if (eq == std::string::npos || std::find(kAttachable.begin(), kAttachable.end(), check) == kAttachable.end()) {
+      std::string checks;
+      for (const auto& c : kAttachable) checks += (checks.empty() ? "" : ", ") + c;
+      return bad_input(
+          Error{{}, 0, "--attach", Phrase("cli.accept.attach_malformed").fact("spec", spec).fact("checks", checks)});
+    }
     const std::string file = spec.substr(eq + 1);
-    if (!fs::is_regular_file(file)) return bad_input(Error{file, 0, "--attach", "no such file"});
+    if (!fs::is_regular_file(file)) return bad_input(Error{file, 0, "--attach", Phrase("cli.file.no_such_file")});
     auto hash = sha256_file(file);
     if (!hash) return bad_input(hash.error());
     in.attached[check] = file + " (sha256 " + *hash + ")";
     items.push_back({"inputs/attached-" + check + "-" + base_name(file), file, {}});
   }
   if (a.gpus) {
-    if (*a.gpus < 1 || *a.gpus > 64) return bad_input(Error{{}, 0, "--gpus", "must be between 1 and 64"});
+    if (*a.gpus < 1 || *a.gpus > 64)
+      return bad_input(between("cli.value.between", "--gpus", "1", "64", std::to_string(*a.gpus)));
     in.expected_gpus = *a.gpus;
   }
 
@@ -437,7 +451,7 @@ int run_accept(const Common& common, const HostVerbs::Args& a) {
     }
     report::Style plain = ctx.style;
     plain.colour = false;
-    items.push_back({"report.json", {}, report::json_text(report::accept_json(report))});
+    items.push_back({"report.json", {}, report::json_text(report::accept_json(report, ctx.style.lang))});
     items.push_back({"report.md", {}, report::render_accept(report, report::Format::kMarkdown, plain)});
     items.push_back({"report.html", {}, report::render_accept(report, report::Format::kHtml, plain)});
     nlohmann::json stamps = {{"started", started},
@@ -445,12 +459,11 @@ int run_accept(const Common& common, const HostVerbs::Args& a) {
                              {"gpuplan", GPUPLAN_VERSION},
                              {"root", a.root},
                              {"kernel_log", view.kernel_log_source},
-                             {"nvml", view.nvml ? view.nvml->library : view.nvml_error}};
+                             {"nvml", view.nvml ? view.nvml->library : report::say(view.nvml_error, ctx.style.lang)}};
     items.push_back({"timestamps.json", {}, report::json_text(stamps)});
     auto written = write_evidence(a.evidence, items);
     if (!written) return bad_input(written.error());
-    std::cerr << "gpuplan: wrote " << *written << " files of evidence to " << a.evidence
-              << " (check them with: cd " << a.evidence << " && sha256sum -c MANIFEST.sha256)\n";
+    note(Phrase("cli.accept.wrote_evidence").fact("count", std::to_string(*written)).fact("dir", a.evidence));
   }
   if (int r = emit(text, a.output)) return r;
   return report.passed ? kOk : kVerdictFailed;
@@ -483,15 +496,15 @@ int run_diagnose(const Common& common, const HostVerbs::Args& a) {
   for (const auto& path : a.logs) {
     auto stats = telemetry::read_samples(path, telemetry::SourceFormat::kAuto, gpus, sink);
     if (!stats) return bad_input(stats.error());
-    for (const auto& skip : stats->skipped)
-      std::cerr << "gpuplan: " << skip.file << ":" << skip.line << ": skipped: " << skip.reason << "\n";
+    for (const auto& skip : stats->skipped) note_skipped(skip);
   }
   in.gpu_names = gpus.names();
   // Negated comparisons so that NaN is refused too.
   if (!(a.sample_seconds >= 0 && a.sample_seconds <= 7 * 24 * 3600))
-    return bad_input(Error{{}, 0, "--sample", "must be between 0 and 604,800 seconds (a week)"});
+    return bad_input(between("cli.value.between_seconds", "--sample", "0", "604,800", shown(a.sample_seconds),
+                             {Phrase("cli.value.a_week")}));
   if (!(a.sample_interval >= 0.1 && a.sample_interval <= 3600))
-    return bad_input(Error{{}, 0, "--interval", "must be between 0.1 and 3,600 seconds"});
+    return bad_input(between("cli.value.between_seconds", "--interval", "0.1", "3,600", shown(a.sample_interval)));
   // Live: sample NVML for a while when asked, as the logs would have.
   if (a.sample_seconds > 0 && a.nvml != "off" && a.nvml != "snapshot") {
     auto lib = nvml::Nvml::open();
@@ -503,7 +516,12 @@ int run_diagnose(const Common& common, const HostVerbs::Args& a) {
         **lib, duration, interval, [] { return std::chrono::system_clock::now(); },
         [](std::chrono::milliseconds d) { std::this_thread::sleep_for(d); },
         [tty](int round, int rounds) {
-          if (tty) std::fprintf(stderr, "\rsampling NVML: %d/%d", round, rounds);
+          if (tty)
+            std::fprintf(stderr, "\r%s",
+                         say(Phrase("cli.diagnose.sampling")
+                                 .fact("round", std::to_string(round))
+                                 .fact("rounds", std::to_string(rounds)))
+                             .c_str());
         });
     if (tty) std::fprintf(stderr, "\n");
     const uint32_t base = static_cast<uint32_t>(in.gpu_names.size());
@@ -515,7 +533,7 @@ int run_diagnose(const Common& common, const HostVerbs::Args& a) {
   }
   if (!a.topo.empty()) {
     auto text = read_file(a.topo);
-    if (!text) return bad_input(Error{a.topo, 0, "--topo", "cannot read the file"});
+    if (!text) return bad_input(Error{a.topo, 0, "--topo", Phrase("cli.file.cannot_read")});
     auto parsed = probe::parse_topo_matrix(*text);
     if (!parsed) return bad_input(Error{a.topo, parsed.error().line, parsed.error().field, parsed.error().message});
     in.topo = *parsed;
@@ -531,7 +549,7 @@ int run_diagnose(const Common& common, const HostVerbs::Args& a) {
 // --- snapshot --------------------------------------------------------------------------
 
 int run_snapshot(const HostVerbs::Args& a) {
-  if (a.snapshot_out.empty()) return bad_input("snapshot needs the archive to write, e.g. gpuplan snapshot host.tar.gz");
+  if (a.snapshot_out.empty()) return bad_input(Phrase("cli.snapshot.needs_out"));
   PreparedRoot root;
   if (auto e = prepare_root(a.root, root)) return bad_input(*e);
   HostView view(root.dir);
@@ -560,13 +578,21 @@ int run_snapshot(const HostVerbs::Args& a) {
                          {"host", view.facts->hostname},
                          {"root", a.root},
                          {"kernel_log", view.kernel_log_source},
-                         {"nvml", view.nvml ? view.nvml->library : view.nvml_error}};
+                         {"nvml", view.nvml ? view.nvml->library : report::say(view.nvml_error, report::Lang::kEn)}};
   content.captures["snapshot.json"] = report::json_text(meta);
   auto written = probe::write_snapshot(view.fs, content, a.snapshot_out);
   if (!written) return bad_input(written.error());
-  std::cerr << "gpuplan: wrote " << a.snapshot_out << " (" << *written << " entries; kernel log: "
-            << (view.kernel_log_source.empty() ? "none" : view.kernel_log_source)
-            << "; NVML: " << (view.nvml ? std::to_string(view.nvml->gpus.size()) + " GPUs" : view.nvml_error) << ")\n";
+  Phrase summary("cli.snapshot.wrote");
+  summary.fact("path", a.snapshot_out).fact("entries", std::to_string(*written));
+  if (view.kernel_log_source.empty())
+    summary.fact("kernel_log", {Phrase("cli.none")});
+  else
+    summary.fact("kernel_log", view.kernel_log_source);
+  if (view.nvml)
+    summary.fact("nvml", {Phrase("cli.snapshot.gpus").fact("count", std::to_string(view.nvml->gpus.size()))});
+  else
+    summary.fact("nvml", {view.nvml_error});
+  note(summary);
   return kOk;
 }
 
@@ -575,50 +601,51 @@ int run_snapshot(const HostVerbs::Args& a) {
 void HostVerbs::add_to(CLI::App& app) {
   Args& a = *args_;
   auto host_flags = [&a](CLI::App* sub) {
-    sub->add_option("--root", a.root, "Host root: / (live), a directory, or a snapshot .tar.gz (default /)")->type_name("DIR|SNAPSHOT");
-    sub->add_option("--kernel-log", a.kernel_log, "Kernel log file (kmsg records, dmesg, dmesg --ctime or --time-format=iso); default: the snapshot's, else /dev/kmsg or dmesg")->type_name("FILE");
-    sub->add_option("--nvml", a.nvml, "auto (live on /, else the snapshot's gpuplan/nvml.json), live, snapshot or off; "
-                    "GPUPLAN_NVML_LIBRARY names the library")
+    sub->add_option("--root", a.root, ui("cli.help.host.root"))->type_name("DIR|SNAPSHOT");
+    sub->add_option("--kernel-log", a.kernel_log, ui("cli.help.host.kernel_log"))->type_name("FILE");
+    sub->add_option("--nvml", a.nvml, ui("cli.help.host.nvml"))
         ->check(CLI::IsMember({"auto", "live", "snapshot", "off"}));
-    sub->add_option("--host", a.host, "Host name in the report (default: the host's own)");
+    sub->add_option("--host", a.host, ui("cli.help.host.host"));
   };
 
-  accept_ = app.add_subcommand("accept", "Acceptance of a delivered server: the 12 actions of SPEC §G with evidence; exit 1 when a check fails");
+  accept_ = app.add_subcommand("accept", ui("cli.help.accept"));
   host_flags(accept_);
-  accept_->add_option("--soak", a.soak, "G1: the 72 h soak log (nvidia-smi CSV or dmon)")->type_name("FILE");
-  accept_->add_option("--load", a.load, "G6: the real-load log (memory growth)")->type_name("FILE");
-  accept_->add_option("--archive", a.archive, "G12: the health archive (nvidia-smi dmon -s pmue -d 5, or a CSV log with the ECC columns)")->type_name("FILE");
-  accept_->add_option("--smartctl", a.smartctl, "G6: smartctl --json -a output per NVMe (repeatable)")->type_name("FILE");
-  accept_->add_option("--ibstat", a.ibstat, "G4: ibstat output")->type_name("FILE");
-  accept_->add_option("--topo", a.topo, "nvidia-smi topo -m output")->type_name("FILE");
-  accept_->add_option("--benchmark", a.benchmark, "G10: a ResNet-50 benchmark's output with its images/s")->type_name("FILE");
-  accept_->add_option("--benchmark-cmd", a.benchmark_cmd, "G10: run this command now and read its images/s")->type_name("CMD");
-  accept_->add_option("--firmware", a.firmware, "G11: a firmware image to hash (VBIOS, BMC, RAID; repeatable)")->type_name("FILE");
-  accept_->add_option("--checksums", a.checksums, "G11: the vendor's sha256 list (sha256sum format)")->type_name("FILE");
-  accept_->add_option("--cuda", a.cuda, "G5: CUDA toolkit version installed, e.g. 12.1");
-  accept_->add_option("--nccl", a.nccl, "G5: NCCL version installed, e.g. 2.18.3");
-  accept_->add_option("--attach", a.attach, "Evidence a person supplies, CHECK=FILE (e.g. infiniband=ibdiagnet.txt, firmware.versions=bmc.txt)");
-  accept_->add_option("--gpus", a.gpus, "GPUs the contract says the server has");
-  accept_->add_option("--evidence", a.evidence, "Write the evidence bundle to DIR (new or empty)")->type_name("DIR");
-  accept_->add_option("--output", a.output, "Write the report to FILE")->type_name("FILE");
-  accept_->footer("Examples:\n  gpuplan accept --soak soak.csv --load load.csv --benchmark resnet50.txt --evidence acceptance/\n"
-                  "  gpuplan accept --root server-42.tar.gz --format json\n"
-                  "Checks: soak pcie.topology pcie.aer infiniband versions load pcie.aspm iommu firmware.versions\n"
-                  "        performance firmware.hashes health.archive xid ecc gpu.count");
+  accept_->add_option("--soak", a.soak, ui("cli.help.accept.soak"))->type_name("FILE");
+  accept_->add_option("--load", a.load, ui("cli.help.accept.load"))->type_name("FILE");
+  accept_->add_option("--archive", a.archive, ui("cli.help.accept.archive"))->type_name("FILE");
+  accept_->add_option("--smartctl", a.smartctl, ui("cli.help.accept.smartctl"))->type_name("FILE");
+  accept_->add_option("--ibstat", a.ibstat, ui("cli.help.accept.ibstat"))->type_name("FILE");
+  accept_->add_option("--topo", a.topo, ui("cli.help.accept.topo"))->type_name("FILE");
+  accept_->add_option("--benchmark", a.benchmark, ui("cli.help.accept.benchmark"))->type_name("FILE");
+  accept_->add_option("--benchmark-cmd", a.benchmark_cmd, ui("cli.help.accept.benchmark_cmd"))->type_name("CMD");
+  accept_->add_option("--firmware", a.firmware, ui("cli.help.accept.firmware"))->type_name("FILE");
+  accept_->add_option("--checksums", a.checksums, ui("cli.help.accept.checksums"))->type_name("FILE");
+  accept_->add_option("--cuda", a.cuda, ui("cli.help.accept.cuda"));
+  accept_->add_option("--nccl", a.nccl, ui("cli.help.accept.nccl"));
+  accept_->add_option("--attach", a.attach, ui("cli.help.accept.attach"));
+  accept_->add_option("--gpus", a.gpus, ui("cli.help.accept.gpus"));
+  accept_->add_option("--evidence", a.evidence, ui("cli.help.accept.evidence"))->type_name("DIR");
+  accept_->add_option("--output", a.output, ui("cli.help.output"))->type_name("FILE");
+  accept_->footer(
+      examples({"gpuplan accept --soak soak.csv --load load.csv --benchmark resnet50.txt --evidence acceptance/",
+                "gpuplan accept --root server-42.tar.gz --format json"}) +
+      "\n" + ui("cli.label.checks") + label_end() +
+      "soak pcie.topology pcie.aer infiniband versions load pcie.aspm iommu firmware.versions\n"
+      "        performance firmware.hashes health.archive xid ecc gpu.count");
 
-  diagnose_ = app.add_subcommand("diagnose", "Why is training slow or failing: SPEC §H1–H6 from telemetry and host facts; exit 1 on a failure");
+  diagnose_ = app.add_subcommand("diagnose", ui("cli.help.diagnose"));
   host_flags(diagnose_);
-  diagnose_->add_option("logs", a.logs, "nvidia-smi CSV / dmon logs or dcgm-exporter scrapes")->type_name("LOG");
-  diagnose_->add_option("--topo", a.topo, "nvidia-smi topo -m output")->type_name("FILE");
-  diagnose_->add_option("--sample", a.sample_seconds, "Live: sample NVML for this many seconds first");
-  diagnose_->add_option("--interval", a.sample_interval, "Live sampling interval in seconds (default 1)");
-  diagnose_->add_option("--output", a.output, "Write the report to FILE")->type_name("FILE");
-  diagnose_->footer("Examples:\n  gpuplan diagnose gpu-log.csv\n  gpuplan diagnose --sample 60");
+  diagnose_->add_option("logs", a.logs, ui("cli.help.diagnose.logs"))->type_name("LOG");
+  diagnose_->add_option("--topo", a.topo, ui("cli.help.accept.topo"))->type_name("FILE");
+  diagnose_->add_option("--sample", a.sample_seconds, ui("cli.help.diagnose.sample"));
+  diagnose_->add_option("--interval", a.sample_interval, ui("cli.help.diagnose.interval"));
+  diagnose_->add_option("--output", a.output, ui("cli.help.output"))->type_name("FILE");
+  diagnose_->footer(examples({"gpuplan diagnose gpu-log.csv", "gpuplan diagnose --sample 60"}));
 
-  snapshot_ = app.add_subcommand("snapshot", "Save what `accept --root` needs from this host into a .tar.gz");
+  snapshot_ = app.add_subcommand("snapshot", ui("cli.help.snapshot"));
   host_flags(snapshot_);
-  snapshot_->add_option("out", a.snapshot_out, "Archive to write")->required()->type_name("OUT.tar.gz");
-  snapshot_->footer("Example:\n  sudo gpuplan snapshot server-42.tar.gz && gpuplan accept --root server-42.tar.gz");
+  snapshot_->add_option("out", a.snapshot_out, ui("cli.help.snapshot.out"))->required()->type_name("OUT.tar.gz");
+  snapshot_->footer(examples({"sudo gpuplan snapshot server-42.tar.gz && gpuplan accept --root server-42.tar.gz"}));
   for (CLI::App* sub : {accept_, diagnose_, snapshot_}) sub->fallthrough();
 }
 

@@ -10,6 +10,8 @@
 #include <ctime>
 #include <fstream>
 #include <iostream>
+#include <regex>
+#include <sstream>
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
@@ -39,6 +41,12 @@
 namespace gpuplan::cli {
 namespace {
 
+
+Error not_a_date(std::string flag, std::string got) {
+  return Error{{}, 0, std::move(flag), Phrase("cli.value.not_a_date").fact("got", std::move(got))};
+}
+
+
 // --- quote -------------------------------------------------------------------------------
 
 struct QuoteArgs {
@@ -58,34 +66,34 @@ int run_quote(const Common& common, const QuoteArgs& args) {
     if (!parsed) return bad_input(parsed.error());
     input = *parsed;
   } else if (args.gpu.empty() || !args.gpus) {
-    return bad_input("quote needs CONFIG.yaml, or --gpu ID and --gpus N (see gpuplan quote --help)");
+    return bad_input(Phrase("cli.quote.needs_input"));
   }
   // Flags override the file (quick what-ifs).
   plan::ServerConfig& c = input.config;
   if (!args.gpu.empty()) c.gpu = args.gpu;
   if (args.gpus) {
-    if (*args.gpus < 1) return bad_input("--gpus: must be at least 1");
+    if (*args.gpus < 1) return bad_input(at_least("--gpus", 1, std::to_string(*args.gpus)));
     c.gpus = *args.gpus;
     if (!args.file.empty()) c.platform.clear();
   }
   if (args.nodes) {
-    if (*args.nodes < 1) return bad_input("--nodes: must be at least 1");
+    if (*args.nodes < 1) return bad_input(at_least("--nodes", 1, std::to_string(*args.nodes)));
     c.nodes = *args.nodes;
   }
   if (args.rack_amps) {
-    if (*args.rack_amps <= 0) return bad_input("--rack-amps: must be more than 0");
+    if (*args.rack_amps <= 0) return bad_input(above("--rack-amps", *args.rack_amps));
     c.rack.clear();
     input.rack_amps = args.rack_amps;
   }
   if (args.memory_gb) {
-    if (*args.memory_gb <= 0) return bad_input("--memory-gb: must be more than 0");
+    if (*args.memory_gb <= 0) return bad_input(above("--memory-gb", *args.memory_gb));
     c.memory = {};
     input.memory_gb = args.memory_gb;
   }
   if (!args.region.empty()) c.region = args.region;
   if (!args.task.empty()) {
     auto t = plan::parse_task(args.task);
-    if (!t) return bad_input("--task: '" + args.task + "' is not one of " + plan::kTaskNames);
+    if (!t) return bad_input(Error{{}, 0, "--task", not_one_of(args.task, plan::task_names())});
     c.task = *t;
   }
   auto resolved = plan::resolve_config(input, ctx.catalog);
@@ -139,32 +147,34 @@ int run_recommend(const Common& common, const RecommendArgs& args) {
     }
   }
   plan::Workload w;
-  if (a.task.empty()) return bad_input("--task: required (" + std::string(plan::kTaskNames) + ")");
+  if (a.task.empty())
+    return bad_input(Error{{}, 0, "--task", Phrase("cli.value.required").fact(list_of("allowed", plan::task_names()))});
   auto task = plan::parse_task(a.task);
-  if (!task) return bad_input("--task: '" + a.task + "' is not one of " + plan::kTaskNames);
+  if (!task) return bad_input(Error{{}, 0, "--task", not_one_of(a.task, plan::task_names())});
   w.task = *task;
-  if (a.params.empty()) return bad_input("--params: required (model size, e.g. 13B)");
+  if (a.params.empty()) return bad_input(Error{{}, 0, "--params", Phrase("cli.value.params_required")});
   auto params = plan::parse_params(a.params);
   if (!params) return bad_input(params.error());
   w.params_b = *params;
   if (a.concurrency) {
-    if (*a.concurrency < 0) return bad_input("--concurrency: must not be negative");
+    if (*a.concurrency < 0) return bad_input(not_negative("--concurrency", *a.concurrency));
     w.concurrency = *a.concurrency;
   }
   if (a.latency_ms) {
-    if (*a.latency_ms <= 0) return bad_input("--latency-ms: must be more than 0");
+    if (*a.latency_ms <= 0) return bad_input(above("--latency-ms", *a.latency_ms));
     w.latency_ms = a.latency_ms;
   }
   if (a.dataset_tb) {
-    if (*a.dataset_tb < 0) return bad_input("--dataset-tb: must not be negative");
+    if (*a.dataset_tb < 0) return bad_input(not_negative("--dataset-tb", *a.dataset_tb));
     w.dataset_tb = *a.dataset_tb;
   }
   if (a.budget) {
-    if (*a.budget <= 0) return bad_input("--budget: must be more than 0");
+    if (*a.budget <= 0) return bad_input(above("--budget", *a.budget));
     w.budget = a.budget;
   }
   if (!a.mode.empty()) {
-    if (a.mode != "rent" && a.mode != "buy") return bad_input("--mode: '" + a.mode + "' is not one of rent, buy");
+    if (a.mode != "rent" && a.mode != "buy")
+      return bad_input(Error{{}, 0, "--mode", not_one_of(a.mode, {"rent", "buy"})});
     w.mode = a.mode == "rent" ? plan::Mode::kRent : plan::Mode::kBuy;
   }
   w.gpu = a.gpu;
@@ -173,7 +183,7 @@ int run_recommend(const Common& common, const RecommendArgs& args) {
   if (!a.write.empty()) {
     std::ofstream out(a.write);
     out << plan::write_config_yaml(rec->config);
-    if (!out) return bad_input(Error{a.write, 0, "--write", "cannot write the configuration"});
+    if (!out) return bad_input(Error{a.write, 0, "--write", Phrase("cli.file.cannot_write")});
   }
   std::cout << report::render_recommendation(*rec, ctx.format, ctx.style);
   return kOk;
@@ -208,7 +218,8 @@ int run_tco(const Common& common, const TcoArgs& args) {
   auto scenario = tco::read_scenario(args.file, ctx.catalog);
   if (!scenario) return bad_input(scenario.error());
   if (args.draws) {
-    if (*args.draws < 0 || *args.draws > 100000000) return bad_input("--draws: must be between 0 and 100,000,000");
+    if (*args.draws < 0 || *args.draws > 100000000)
+      return bad_input(between("cli.value.between", "--draws", "0", "100,000,000", std::to_string(*args.draws)));
     scenario->mc_draws = *args.draws;
   }
   if (args.seed) scenario->mc_seed = *args.seed;
@@ -247,9 +258,9 @@ int run_usage(const Common& common, const UsageArgs& a) {
   Context ctx;
   int rc = kOk;
   if (!make_context(common, ctx, rc, /*html_ok=*/true)) return rc;
-  if (a.sources.empty() == a.prometheus.empty())
-    return bad_input("usage needs log files or directories, or --prometheus URL (not both); see gpuplan usage --help");
-  if (a.busy_threshold < 0 || a.busy_threshold > 100) return bad_input("--busy-threshold: must be between 0 and 100 (%)");
+  if (a.sources.empty() == a.prometheus.empty()) return bad_input(Phrase("cli.usage.needs_input"));
+  if (!(a.busy_threshold >= 0 && a.busy_threshold <= 100))
+    return bad_input(between("cli.value.between_percent", "--busy-threshold", "0", "100", shown(a.busy_threshold)));
   Result<telemetry::HourlyData> data = Error{};
   if (!a.prometheus.empty()) {
     telemetry::PromQuery q;
@@ -259,33 +270,37 @@ int run_usage(const Common& common, const UsageArgs& a) {
     q.to_s = now - now % 3600;
     if (!a.to.empty()) {
       auto t = parse_time(a.to);
-      if (!t) return bad_input("--to: '" + a.to + "' is not a date (2024-05-01, 2024-05-01T12:00:00 UTC, or Unix seconds)");
+      if (!t) return bad_input(not_a_date("--to", a.to));
       q.to_s = *t;
     }
     if (!a.from.empty()) {
       auto t = parse_time(a.from);
-      if (!t) return bad_input("--from: '" + a.from + "' is not a date (2024-05-01, 2024-05-01T12:00:00 UTC, or Unix seconds)");
+      if (!t) return bad_input(not_a_date("--from", a.from));
       q.from_s = *t;
     } else {
       auto d = telemetry::parse_duration(a.since.empty() ? "90d" : a.since);
       if (!d) return bad_input(Error{{}, 0, "--since", d.error().message});
       q.from_s = q.to_s - *d;
     }
-    if (q.from_s >= q.to_s) return bad_input("--from must be before --to");
+    if (q.from_s >= q.to_s) return bad_input(Error{{}, 0, "--from", Phrase("cli.value.from_not_before_to")});
     data = telemetry::query_prometheus(q);
   } else {
     telemetry::SourceFormat f = telemetry::SourceFormat::kAuto;
     if (a.source_format == "smi-csv") f = telemetry::SourceFormat::kSmiCsv;
     else if (a.source_format == "dmon") f = telemetry::SourceFormat::kDmon;
     else if (a.source_format == "prom") f = telemetry::SourceFormat::kPromText;
-    else if (a.source_format != "auto") return bad_input("--source-format: '" + a.source_format + "' is not one of auto, smi-csv, dmon, prom");
+    else if (a.source_format != "auto")
+      return bad_input(
+          Error{{}, 0, "--source-format", not_one_of(a.source_format, {"auto", "smi-csv", "dmon", "prom"})});
     telemetry::ReadOptions read_options;
     if (!a.dmon_start.empty()) {
       auto t = parse_time(a.dmon_start);
-      if (!t) return bad_input("--dmon-start: '" + a.dmon_start + "' is not a date (2024-05-01T12:00:00, or Unix seconds)");
+      if (!t) return bad_input(not_a_date("--dmon-start", a.dmon_start));
       read_options.dmon_start_ms = *t * 1000;
     }
-    if (a.dmon_interval < 1 || a.dmon_interval > 86400) return bad_input("--dmon-interval: must be between 1 and 86,400 seconds");
+    if (a.dmon_interval < 1 || a.dmon_interval > 86400)
+      return bad_input(
+          between("cli.value.between_seconds", "--dmon-interval", "1", "86,400", std::to_string(a.dmon_interval)));
     read_options.dmon_interval_s = a.dmon_interval;
     data = telemetry::read_hourly(a.sources, f, progress_bar(a.quiet), read_options);
   }
@@ -293,23 +308,27 @@ int run_usage(const Common& common, const UsageArgs& a) {
   usage::Options options;
   options.busy_threshold_pct = a.busy_threshold;
   options.gpu = a.gpu;
-  if (!ctx.catalog.find("gpu", a.gpu)) return bad_input("--gpu: unknown gpu '" + a.gpu + "'" + did_you_mean(a.gpu, ctx.catalog.ids_of_kind("gpu")));
+  if (!ctx.catalog.find("gpu", a.gpu)) return bad_input(Error{{}, 0, "--gpu", unknown_id("gpu", a.gpu, ctx.catalog.ids_of_kind("gpu"))});
   if (!a.scenario.empty()) {
     auto sc = tco::read_scenario(a.scenario, ctx.catalog);
     if (!sc) return bad_input(sc.error());
     options.scenario = *sc;
   }
   usage::UsageResult result = usage::analyse(*data, options, ctx.catalog);
-  if (!a.quiet && data->stats.skipped_count > 0)
-    std::cerr << "gpuplan: skipped " << data->stats.skipped_count << " malformed line(s)"
-              << (data->stats.skipped.empty() ? "" : ": " + data->stats.skipped[0].file + ":" +
-                                                         std::to_string(data->stats.skipped[0].line) + " " +
-                                                         data->stats.skipped[0].reason)
-              << "\n";
+  if (!a.quiet && data->stats.skipped_count > 0) {
+    std::vector<Phrase> first;  // the first line skipped, when the reader kept it
+    if (!data->stats.skipped.empty()) {
+      const auto& skip = data->stats.skipped[0];
+      first.push_back(Phrase("cli.skipped_first")
+                          .fact("where", skip.file + ":" + std::to_string(skip.line))
+                          .fact("why", {skip.reason}));
+    }
+    note(Phrase("cli.skipped_lines").fact("count", std::to_string(data->stats.skipped_count)).fact("first", first));
+  }
   if (!a.write_demand.empty()) {
     std::ofstream out(a.write_demand);
     out << usage::demand_csv(result);
-    if (!out) return bad_input(Error{a.write_demand, 0, "--write-demand", "cannot write the demand profile"});
+    if (!out) return bad_input(Error{a.write_demand, 0, "--write-demand", Phrase("cli.file.cannot_write")});
   }
   return emit(report::render_usage(result, ctx.format, ctx.style), a.output);
 }
@@ -323,14 +342,17 @@ struct SynthArgs {
 int run_synth(const SynthArgs& a) {
   usage::SynthOptions o;
   if (!usage::parse_synth_pattern(a.pattern, o.pattern))
-    return bad_input("--pattern: '" + a.pattern + "' is not one of idle, steady, nightly-peak, weekly-burst");
+    return bad_input(
+        Error{{}, 0, "--pattern", not_one_of(a.pattern, {"idle", "steady", "nightly-peak", "weekly-burst"})});
   if (!usage::parse_synth_format(a.format, o.format))
-    return bad_input("--format: '" + a.format + "' is not one of smi-csv, dmon, prom, openmetrics");
+    return bad_input(Error{{}, 0, "--format", not_one_of(a.format, {"smi-csv", "dmon", "prom", "openmetrics"})});
   auto interval = parse_quantity(a.interval, Dimension::kTime, "s");
   if (!interval || *interval * 3600 < 1 - 1e-9 || std::fmod(*interval * 3600, 1) > 1e-9)
-    return bad_input("--interval: '" + a.interval + "' is not a whole number of seconds (e.g. 1s, 5s, 1min)");
-  if (a.gpus < 1 || a.gpus > 1024) return bad_input("--gpus: must be between 1 and 1,024");
-  if (a.days < 1 || a.days > 3660) return bad_input("--days: must be between 1 and 3,660");
+    return bad_input(Error{{}, 0, "--interval", Phrase("cli.value.not_whole_seconds").fact("got", a.interval)});
+  if (a.gpus < 1 || a.gpus > 1024)
+    return bad_input(between("cli.value.between", "--gpus", "1", "1,024", std::to_string(a.gpus)));
+  if (a.days < 1 || a.days > 3660)
+    return bad_input(between("cli.value.between", "--days", "1", "3,660", std::to_string(a.days)));
   o.interval_s = static_cast<int>(std::lround(*interval * 3600));
   o.gpus = a.gpus;
   o.days = a.days;
@@ -341,7 +363,7 @@ int run_synth(const SynthArgs& a) {
   }
   std::ofstream out(a.output, std::ios::binary);
   usage::synthesize(o, out);
-  if (!out) return bad_input(Error{a.output, 0, "--output", "cannot write"});
+  if (!out) return bad_input(Error{a.output, 0, "--output", Phrase("cli.file.cannot_write")});
   return kOk;
 }
 
@@ -380,7 +402,7 @@ int run_catalog_list(const Common& common, const std::string& kind) {
   if (!kind.empty() && !catalog::find_kind(kind)) {
     std::vector<std::string> names;
     for (const auto& k : catalog::kinds()) names.push_back(k.kind);
-    return bad_input("unknown kind '" + kind + "'" + did_you_mean(kind, names));
+    return bad_input(unknown_id("kind", kind, names));
   }
   std::vector<const catalog::Entry*> entries;
   for (const auto& e : ctx.catalog.entries())
@@ -396,15 +418,24 @@ int run_catalog_list(const Common& common, const std::string& kind) {
     std::cout << out.dump(2) << "\n";
     return kOk;
   }
+  const bool zh = ctx.style.lang == report::Lang::kZh;
+  const std::vector<std::string> headings = {ui("cli.catalog.col.id"), ui("cli.catalog.col.kind"),
+                                             ui("cli.catalog.col.name"), ui("cli.catalog.col.as_of"),
+                                             ui("cli.catalog.col.source")};
   if (ctx.format == report::Format::kMarkdown) {
-    std::cout << "| id | kind | name | as_of | source |\n|---|---|---|---|---|\n";
-    for (const auto* e : entries) std::cout << "| " << e->id << " | " << e->kind << " | " << e->name << " | " << e->as_of << " | " << e->source << " |\n";
+    std::cout << "|";
+    for (const auto& h : headings) std::cout << " " << h << " |";
+    std::cout << "\n|---|---|---|---|---|\n";
+    for (const auto* e : entries)
+      std::cout << "| " << e->id << " | " << e->kind << " | " << (zh ? e->display_name_zh() : e->name) << " | "
+                << e->as_of << " | " << (zh ? e->display_source_zh() : e->source) << " |\n";
     return kOk;
   }
-  report::TextTable t({"id", "kind", "name", "as_of", "source"});
+  report::TextTable t(headings);
   for (const auto* e : entries) {
-    std::string source = e->source.size() > 60 ? e->source.substr(0, e->source.rfind(' ', 57)) + " …" : e->source;
-    t.add_row({e->id, e->kind, e->name, e->as_of, source});
+    const std::string& full = zh ? e->display_source_zh() : e->source;
+    std::string source = full.size() > 60 ? full.substr(0, full.rfind(' ', 57)) + " …" : full;
+    t.add_row({e->id, e->kind, zh ? e->display_name_zh() : e->name, e->as_of, source});
   }
   std::cout << t.str();
   return kOk;
@@ -418,7 +449,7 @@ int run_catalog_show(const Common& common, const std::string& id) {
   if (!e) {
     std::vector<std::string> ids;
     for (const auto& x : ctx.catalog.entries()) ids.push_back(x.id);
-    return bad_input("no catalog entry '" + id + "'" + did_you_mean(id, ids));
+    return bad_input(unknown_id("catalog_entry", id, ids));
   }
   nlohmann::json j = yaml_to_json(e->node);
   j["kind"] = e->kind;
@@ -442,126 +473,227 @@ int run_catalog_check(const Common& common, const std::string& dir) {
   if (format == report::Format::kJson) {
     nlohmann::json j = {{"entries", cat.entries().size()}, {"problems", nlohmann::json::array()}};
     for (const auto& p : problems)
-      j["problems"].push_back({{"file", p.file}, {"line", p.line}, {"field", p.field}, {"message", p.message}});
+      j["problems"].push_back(
+          {{"file", p.file}, {"line", p.line}, {"field", p.field}, {"message", report::say(p.message, language())}});
     std::cout << j.dump(2) << "\n";
   } else {
-    for (const auto& p : problems) std::cout << p.str() << "\n";
-    std::cout << cat.entries().size() << " entries, " << problems.size() << " problem(s)\n";
+    for (const auto& p : problems) std::cout << report::error_text(p, language()) << "\n";
+    std::cout << say(Phrase("cli.catalog.summary")
+                         .fact("entries", std::to_string(cat.entries().size()))
+                         .fact("problems", std::to_string(problems.size())))
+              << "\n";
   }
   return problems.empty() ? kOk : kBadInput;
 }
 
+// --- command-line errors ------------------------------------------------------------------
+
+// The command a parse error belongs to: the last subcommand given ("gpuplan usage synth").
+const CLI::App* deepest(const CLI::App& app) {
+  const CLI::App* at = &app;
+  while (!at->get_subcommands().empty()) at = at->get_subcommands().front();
+  return at;
+}
+
+std::string command_of(const CLI::App* app) {
+  std::string out;
+  for (; app; app = app->get_parent()) out = app->get_name() + (out.empty() ? "" : " " + out);
+  return out;
+}
+
+std::vector<std::string> verbs_of(const CLI::App* app) {
+  std::vector<std::string> out;
+  for (const CLI::App* sub : app->get_subcommands([](const CLI::App* s) { return !s->get_name().empty(); }))
+    out.push_back(sub->get_name());
+  return out;
+}
+
+// " (expected 整数)": the type name of the option `name`, as --help shows it.
+std::vector<Phrase> expected_type(const CLI::App* at, const std::string& name) {
+  for (const CLI::App* app = at; app; app = app->get_parent()) {
+    const CLI::Option* opt = app->get_option_no_throw(name);
+    if (!opt) continue;
+    if (opt->get_type_name().empty()) return {};
+    return {Phrase("cli.parse.expected").fact("type", app->get_formatter()->get_label(opt->get_type_name()))};
+  }
+  return {};
+}
+
+// CLI11's parse error as an error in words. CLI11 says what went wrong only in English text
+// ("Could not convert: --gpus = x"), so the flag and the value are read back out of it; a text
+// not recognised is quoted as it is.
+Error parse_error(const CLI::ParseError& e, const CLI::App& app) {
+  const CLI::App* at = deepest(app);
+  const std::string what = e.what();
+  std::smatch m;
+  auto matches = [&](const char* pattern) { return std::regex_match(what, m, std::regex(pattern)); };
+  if (dynamic_cast<const CLI::RequiredError*>(&e)) {
+    if (what == "A subcommand is required" || matches("Requires at least \\d+ subcommands")) {
+      const std::vector<std::string> verbs = verbs_of(at);
+      for (const std::string& arg : app.remaining(true))
+        if (!arg.empty() && arg[0] != '-') {
+          Phrase p("cli.parse.unknown_verb");
+          p.facts.push_back(did_you_mean(arg, verbs));
+          return Error{{}, 0, {}, p.fact("got", arg).fact("command", command_of(at)).fact(list_of("verbs", verbs))};
+        }
+      return Error{
+          {}, 0, {}, Phrase("cli.parse.verb_required").fact("command", command_of(at)).fact(list_of("verbs", verbs))};
+    }
+    if (matches("(\\S+) is required")) return Error{{}, 0, {}, Phrase("cli.parse.required").fact("name", m[1])};
+  } else if (dynamic_cast<const CLI::ConversionError*>(&e)) {
+    if (matches("Could not convert: (\\S+) = (.*)") || matches("The value (.*) is not an allowed value for (\\S+)")) {
+      const bool convert = what.rfind("Could", 0) == 0;
+      const std::string flag = m[convert ? 1 : 2], value = m[convert ? 2 : 1];
+      return Error{
+          {}, 0, flag, Phrase("cli.parse.not_valid").fact("value", value).fact("expected", expected_type(at, flag))};
+    }
+    if (matches("(\\S+): too many inputs for a flag")) return Error{{}, 0, m[1], Phrase("cli.parse.takes_no_value")};
+  } else if (dynamic_cast<const CLI::ArgumentMismatch*>(&e)) {
+    if (matches("(\\S+): \\d+ required .* missing")) return Error{{}, 0, m[1], Phrase("cli.parse.missing_value")};
+    if (matches("(\\S+): At Most (\\d+) required but received (\\d+)"))
+      return Error{{}, 0, m[1], Phrase("cli.parse.too_many").fact("max", m[2]).fact("got", m[3])};
+    if (matches("(\\S+): At least (\\d+) required but received (\\d+)"))
+      return Error{{}, 0, m[1], Phrase("cli.parse.too_few").fact("min", m[2]).fact("got", m[3])};
+    if (matches("Expected exactly (\\d+) arguments to (\\S+), got (\\d+)"))
+      return Error{{}, 0, m[2], Phrase("cli.parse.exactly").fact("n", m[1]).fact("got", m[3])};
+    if (matches("Expected at least (\\d+) arguments to (\\S+), got (\\d+)"))
+      return Error{{}, 0, m[2], Phrase("cli.parse.too_few").fact("min", m[1]).fact("got", m[3])};
+    if (matches("(\\S+) was given a disallowed flag override"))
+      return Error{{}, 0, m[1], Phrase("cli.parse.takes_no_value")};
+  } else if (dynamic_cast<const CLI::ValidationError*>(&e)) {
+    if (matches("(\\S+): (.*) not in \\{(.*)\\}")) {
+      std::vector<std::string> allowed;
+      std::stringstream choices(m[3]);
+      for (std::string choice; std::getline(choices, choice, ',');) allowed.push_back(choice);
+      return Error{{}, 0, m[1], not_one_of(m[2], allowed)};
+    }
+    if (matches("(\\S+): (.*)")) return Error{{}, 0, m[1], Phrase("cli.parse.invalid").fact("why", m[2])};
+  } else if (dynamic_cast<const CLI::RequiresError*>(&e)) {
+    if (matches("(\\S+) requires (\\S+)")) return Error{{}, 0, m[1], Phrase("cli.parse.requires").fact("other", m[2])};
+  } else if (dynamic_cast<const CLI::ExcludesError*>(&e)) {
+    if (matches("(\\S+) excludes (\\S+)")) return Error{{}, 0, m[1], Phrase("cli.parse.excludes").fact("other", m[2])};
+  } else if (dynamic_cast<const CLI::ExtrasError*>(&e)) {
+    if (matches("The following arguments? (?:was|were) not expected: (.*)"))
+      return Error{{}, 0, {}, Phrase("cli.parse.unexpected").fact("args", m[1])};
+  }
+  return Error{{}, 0, {}, Phrase("cli.parse.failed").fact("why", what)};
+}
+
+// --- the command line ----------------------------------------------------------------------
+
 int run(int argc, char** argv) {
-  CLI::App app{"gpuplan: price, check, recommend and audit NVIDIA GPU servers (A100 80GB first), and decide rent vs buy.\n"
-               "Prices come from a dated, sourced catalog (gpuplan catalog list); override it with --catalog DIR.",
-               "gpuplan"};
-  app.set_version_flag("--version", std::string("gpuplan ") + GPUPLAN_VERSION);
+  set_language(language_of(argc, argv));
+  CLI::App app{ui("cli.help.app"), "gpuplan"};
+  // Before any subcommand is added: each copies the formatter and the help flag's words.
+  app.formatter(help_formatter());
+  app.set_help_flag("-h,--help", ui("cli.help.help"));
+  app.set_version_flag("--version", std::string("gpuplan ") + GPUPLAN_VERSION, ui("cli.help.version"));
   app.require_subcommand(1);
   Common common;
-  app.add_option("--catalog", common.catalogs, "Directory of catalog YAML laid over the default (repeatable)")
-      ->type_name("DIR");
-  app.add_option("--format", common.format, "Output: table, json or md (tco also html)")->type_name("FORMAT")->capture_default_str();
-  app.add_option("--lang", common.lang, "Language of titles and headings: en or zh (default from LANG)");
-  app.add_flag("--no-color", common.no_color, "Never colour the output (NO_COLOR is honoured too)");
-  app.footer("Exit codes: 0 done, 1 the verdict failed (audit, accept, diagnose), 2 bad input or usage, 3 internal error.\n"
-             "Run `gpuplan VERB --help` for a verb's flags and an example.");
+  app.add_option("--catalog", common.catalogs, ui("cli.help.catalog_dir"))->type_name("DIR");
+  app.add_option("--format", common.format, ui("cli.help.format"))->type_name("FORMAT")->capture_default_str();
+  app.add_option("--lang", common.lang, ui("cli.help.lang"));
+  app.add_flag("--no-color", common.no_color, ui("cli.help.no_color"));
+  app.footer(ui("cli.help.footer"));
+  const std::string task_help = say(Phrase("cli.help.task").fact(list_of("tasks", plan::task_names())));
 
   QuoteArgs qa;
-  auto* quote = app.add_subcommand("quote", "Price a server configuration: bill of materials, buy and rent ranges, per-GPU figures, findings");
-  quote->add_option("config", qa.file, "Configuration YAML (see examples/)")->type_name("CONFIG.yaml");
-  quote->add_option("--gpu", qa.gpu, "GPU catalog id, e.g. a100-80gb-sxm");
-  quote->add_option("--gpus", qa.gpus, "GPUs per node");
-  quote->add_option("--nodes", qa.nodes, "Number of nodes");
-  quote->add_option("--rack-amps", qa.rack_amps, "Rack circuit in amps (8, 16, 32 at 220 V)");
-  quote->add_option("--memory-gb", qa.memory_gb, "Host memory per node in GB");
-  quote->add_option("--region", qa.region, "Region catalog id, e.g. cn-east");
-  quote->add_option("--task", qa.task, plan::kTaskNames);
-  quote->footer("Examples:\n  gpuplan quote examples/a100-8gpu-training.yaml\n"
-                "  gpuplan quote --gpu a100-80gb-sxm --gpus 8 --rack-amps 16 --format json");
+  auto* quote = app.add_subcommand("quote", ui("cli.help.quote"));
+  quote->add_option("config", qa.file, ui("cli.help.quote.config"))->type_name("CONFIG.yaml");
+  quote->add_option("--gpu", qa.gpu, ui("cli.help.quote.gpu"));
+  quote->add_option("--gpus", qa.gpus, ui("cli.help.quote.gpus"));
+  quote->add_option("--nodes", qa.nodes, ui("cli.help.quote.nodes"));
+  quote->add_option("--rack-amps", qa.rack_amps, ui("cli.help.quote.rack_amps"));
+  quote->add_option("--memory-gb", qa.memory_gb, ui("cli.help.quote.memory_gb"));
+  quote->add_option("--region", qa.region, ui("cli.help.quote.region"));
+  quote->add_option("--task", qa.task, task_help);
+  quote->footer(examples({"gpuplan quote examples/a100-8gpu-training.yaml",
+                          "gpuplan quote --gpu a100-80gb-sxm --gpus 8 --rack-amps 16 --format json"}));
 
   RecommendArgs ra;
-  auto* recommend = app.add_subcommand("recommend", "Recommend and price a configuration for a workload");
-  recommend->add_option("workload", ra.file, "Optional workload YAML with the same fields as the flags")->type_name("WORKLOAD.yaml");
-  recommend->add_option("--task", ra.task, plan::kTaskNames);
-  recommend->add_option("--params", ra.params, "Model size, e.g. 7B, 13B, 175B");
-  recommend->add_option("--concurrency", ra.concurrency, "Peak concurrent requests");
-  recommend->add_option("--latency-ms", ra.latency_ms, "Latency tolerance in ms (picks the region)");
-  recommend->add_option("--dataset-tb", ra.dataset_tb, "Training data set size in TB");
-  recommend->add_option("--budget", ra.budget, "Budget in CNY: purchase total (buy) or monthly rent (rent)");
-  recommend->add_option("--mode", ra.mode, "rent or buy (default buy)");
-  recommend->add_option("--gpu", ra.gpu, "Force a GPU catalog id");
-  recommend->add_option("--write", ra.write, "Write the configuration to FILE for `gpuplan quote`")->type_name("FILE");
-  recommend->footer("Example:\n  gpuplan recommend --task finetune --params 13B --dataset-tb 2 --write my.yaml");
+  auto* recommend = app.add_subcommand("recommend", ui("cli.help.recommend"));
+  recommend->add_option("workload", ra.file, ui("cli.help.recommend.workload"))->type_name("WORKLOAD.yaml");
+  recommend->add_option("--task", ra.task, task_help);
+  recommend->add_option("--params", ra.params, ui("cli.help.recommend.params"));
+  recommend->add_option("--concurrency", ra.concurrency, ui("cli.help.recommend.concurrency"));
+  recommend->add_option("--latency-ms", ra.latency_ms, ui("cli.help.recommend.latency_ms"));
+  recommend->add_option("--dataset-tb", ra.dataset_tb, ui("cli.help.recommend.dataset_tb"));
+  recommend->add_option("--budget", ra.budget, ui("cli.help.recommend.budget"));
+  recommend->add_option("--mode", ra.mode, ui("cli.help.recommend.mode"));
+  recommend->add_option("--gpu", ra.gpu, ui("cli.help.recommend.gpu"));
+  recommend->add_option("--write", ra.write, ui("cli.help.recommend.write"))->type_name("FILE");
+  recommend->footer(examples({"gpuplan recommend --task finetune --params 13B --dataset-tb 2 --write my.yaml"}));
 
   std::string audit_file;
-  auto* audit = app.add_subcommand("audit", "Audit a vendor's quote or contract terms; exit 1 when a check fails");
-  audit->add_option("quote", audit_file, "Vendor quote YAML (see examples/vendor-quote-*.yaml)")->required()->type_name("QUOTE.yaml");
-  audit->footer("Example:\n  gpuplan audit examples/vendor-quote-padded.yaml");
+  auto* audit = app.add_subcommand("audit", ui("cli.help.audit"));
+  audit->add_option("quote", audit_file, ui("cli.help.audit.quote"))->required()->type_name("QUOTE.yaml");
+  audit->footer(examples({"gpuplan audit examples/vendor-quote-padded.yaml"}));
 
   TcoArgs ta;
-  auto* tco_cmd = app.add_subcommand("tco", "Rent vs buy vs spot vs hybrid over a horizon, from hour-by-hour demand");
-  tco_cmd->add_option("scenario", ta.file, "Scenario YAML (see examples/tco-*.yaml)")->required()->type_name("SCENARIO.yaml");
-  tco_cmd->add_option("--draws", ta.draws, "Monte Carlo draws (default from the scenario, else 10,000)");
-  tco_cmd->add_option("--seed", ta.seed, "Monte Carlo seed (default from the scenario, else 1)");
-  tco_cmd->add_option("--output", ta.output, "Write the report to FILE instead of standard output")->type_name("FILE");
-  tco_cmd->footer("Examples:\n  gpuplan tco examples/tco-dual-a100.yaml\n"
-                  "  gpuplan tco examples/tco-hybrid-nightly.yaml --format html --output tco.html");
+  auto* tco_cmd = app.add_subcommand("tco", ui("cli.help.tco"));
+  tco_cmd->add_option("scenario", ta.file, ui("cli.help.tco.scenario"))->required()->type_name("SCENARIO.yaml");
+  tco_cmd->add_option("--draws", ta.draws, ui("cli.help.tco.draws"));
+  tco_cmd->add_option("--seed", ta.seed, ui("cli.help.tco.seed"));
+  tco_cmd->add_option("--output", ta.output, ui("cli.help.output_instead"))->type_name("FILE");
+  tco_cmd->footer(examples({"gpuplan tco examples/tco-dual-a100.yaml",
+                            "gpuplan tco examples/tco-hybrid-nightly.yaml --format html --output tco.html"}));
 
   UsageArgs ua;
-  auto* usage_cmd = app.add_subcommand("usage", "Utilization history → hour-by-day heatmap → rent, buy or hybrid, with costs");
-  usage_cmd->add_option("sources", ua.sources, "nvidia-smi CSV or dmon logs, Prometheus scrape files or directories (.gz read transparently)");
-  usage_cmd->add_option("--prometheus", ua.prometheus, "Ask a Prometheus server (hourly means computed there)")->type_name("URL");
-  usage_cmd->add_option("--since", ua.since, "With --prometheus: how far back (default 90d)");
-  usage_cmd->add_option("--from", ua.from, "With --prometheus: start (2024-05-01, 2024-05-01T12:00:00 UTC, Unix seconds)");
-  usage_cmd->add_option("--to", ua.to, "With --prometheus: end (default now)");
-  usage_cmd->add_option("--source-format", ua.source_format, "auto, smi-csv, dmon or prom (default auto)");
-  usage_cmd->add_option("--dmon-start", ua.dmon_start, "Start time of dmon logs recorded without -o DT");
-  usage_cmd->add_option("--dmon-interval", ua.dmon_interval, "Their sample interval in seconds (dmon -d; default 1)");
-  usage_cmd->add_option("--busy-threshold", ua.busy_threshold, "Hourly utilization % at which a GPU counts as busy (default from the catalog)");
-  usage_cmd->add_option("--scenario", ua.scenario, "A tco scenario whose prices cost the measured profile (default: catalog prices)")->type_name("FILE");
-  usage_cmd->add_option("--gpu", ua.gpu, "GPU model owned when the catalog prices the answer (default a100-80gb-sxm)");
-  usage_cmd->add_option("--write-demand", ua.write_demand, "Write busy GPUs per hour as CSV for gpuplan tco")->type_name("FILE");
-  usage_cmd->add_option("--output", ua.output, "Write the report to FILE")->type_name("FILE");
-  usage_cmd->add_flag("--quiet", ua.quiet, "No progress bar or notes on standard error");
-  usage_cmd->footer("Examples:\n  gpuplan usage gpu-*.csv.gz\n  gpuplan usage --prometheus http://127.0.0.1:9090 --since 90d --format html --output usage.html\n"
-                    "  gpuplan usage synth --pattern nightly-peak --gpus 8 --days 14 > nightly.csv");
+  auto* usage_cmd = app.add_subcommand("usage", ui("cli.help.usage"));
+  usage_cmd->add_option("sources", ua.sources, ui("cli.help.usage.sources"));
+  usage_cmd->add_option("--prometheus", ua.prometheus, ui("cli.help.usage.prometheus"))->type_name("URL");
+  usage_cmd->add_option("--since", ua.since, ui("cli.help.usage.since"));
+  usage_cmd->add_option("--from", ua.from, ui("cli.help.usage.from"));
+  usage_cmd->add_option("--to", ua.to, ui("cli.help.usage.to"));
+  usage_cmd->add_option("--source-format", ua.source_format, ui("cli.help.usage.source_format"));
+  usage_cmd->add_option("--dmon-start", ua.dmon_start, ui("cli.help.usage.dmon_start"));
+  usage_cmd->add_option("--dmon-interval", ua.dmon_interval, ui("cli.help.usage.dmon_interval"));
+  usage_cmd->add_option("--busy-threshold", ua.busy_threshold, ui("cli.help.usage.busy_threshold"));
+  usage_cmd->add_option("--scenario", ua.scenario, ui("cli.help.usage.scenario"))->type_name("FILE");
+  usage_cmd->add_option("--gpu", ua.gpu, ui("cli.help.usage.gpu"));
+  usage_cmd->add_option("--write-demand", ua.write_demand, ui("cli.help.usage.write_demand"))->type_name("FILE");
+  usage_cmd->add_option("--output", ua.output, ui("cli.help.output"))->type_name("FILE");
+  usage_cmd->add_flag("--quiet", ua.quiet, ui("cli.help.usage.quiet"));
+  usage_cmd->footer(
+      examples({"gpuplan usage gpu-*.csv.gz",
+                "gpuplan usage --prometheus http://127.0.0.1:9090 --since 90d --format html --output usage.html",
+                "gpuplan usage synth --pattern nightly-peak --gpus 8 --days 14 > nightly.csv"}));
   SynthArgs sa;
-  auto* synth = usage_cmd->add_subcommand("synth", "Write synthetic GPU telemetry (for tests and benchmarks)");
-  synth->add_option("--pattern", sa.pattern, "idle, steady, nightly-peak or weekly-burst");
-  synth->add_option("--gpus", sa.gpus, "GPUs (default 8)");
-  synth->add_option("--days", sa.days, "Days (default 7), starting Monday 2024-04-29 00:00");
-  synth->add_option("--interval", sa.interval, "Sample interval (default 1s)");
-  synth->add_option("--format", sa.format, "smi-csv, dmon, prom or openmetrics");
-  synth->add_option("--seed", sa.seed, "Seed (default 1)");
-  synth->add_option("--output", sa.output, "Write to FILE instead of standard output")->type_name("FILE");
+  auto* synth = usage_cmd->add_subcommand("synth", ui("cli.help.synth"));
+  synth->add_option("--pattern", sa.pattern, ui("cli.help.synth.pattern"));
+  synth->add_option("--gpus", sa.gpus, ui("cli.help.synth.gpus"));
+  synth->add_option("--days", sa.days, ui("cli.help.synth.days"));
+  synth->add_option("--interval", sa.interval, ui("cli.help.synth.interval"));
+  synth->add_option("--format", sa.format, ui("cli.help.synth.format"));
+  synth->add_option("--seed", sa.seed, ui("cli.help.synth.seed"));
+  synth->add_option("--output", sa.output, ui("cli.help.synth.output"))->type_name("FILE");
+  synth->footer(examples({"gpuplan usage synth --pattern nightly-peak --gpus 8 --days 14 > nightly.csv"}));
 
-  auto* cat = app.add_subcommand("catalog", "List, show and check the price and rule catalog");
+  auto* cat = app.add_subcommand("catalog", ui("cli.help.catalog"));
   cat->require_subcommand(1);
   std::string list_kind, show_id, check_dir;
-  auto* list = cat->add_subcommand("list", "List entries, optionally of one kind");
-  list->add_option("kind", list_kind, "gpu, cpu, platform, cloud_offer, threshold, …");
-  auto* show = cat->add_subcommand("show", "Show one entry with every field");
-  show->add_option("id", show_id, "Entry id")->required();
-  auto* check = cat->add_subcommand("check", "Validate the catalog (and DIR laid over it)");
-  check->add_option("dir", check_dir, "Directory of override YAML to validate")->type_name("DIR");
-  cat->footer("Examples:\n  gpuplan catalog list gpu\n  gpuplan catalog show a100-80gb-sxm --format json\n"
-              "  gpuplan catalog check my-prices/");
+  auto* list = cat->add_subcommand("list", ui("cli.help.catalog.list"));
+  list->add_option("kind", list_kind, ui("cli.help.catalog.list.kind"));
+  auto* show = cat->add_subcommand("show", ui("cli.help.catalog.show"));
+  show->add_option("id", show_id, ui("cli.help.catalog.show.id"))->required();
+  auto* check = cat->add_subcommand("check", ui("cli.help.catalog.check"));
+  check->add_option("dir", check_dir, ui("cli.help.catalog.check.dir"))->type_name("DIR");
+  cat->footer(examples({"gpuplan catalog list gpu", "gpuplan catalog show a100-80gb-sxm --format json",
+                        "gpuplan catalog check my-prices/"}));
 
   HostVerbs host_verbs;
   host_verbs.add_to(app);
 
   for (CLI::App* sub : {quote, recommend, audit, tco_cmd, usage_cmd, cat, list, show, check}) sub->fallthrough();
+  localize_help(app);
 
   try {
     app.parse(argc, argv);
-  } catch (const CLI::CallForHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::CallForAllHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::CallForVersion& e) {
+  } catch (const CLI::Success& e) {  // --help, --version
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    app.exit(e);
+    bad_input(parse_error(e, app));
+    std::cerr << say(Phrase("cli.parse.see_help").fact("command", command_of(deepest(app)))) << "\n";
     return kBadInput;
   }
   if (*quote) return run_quote(common, qa);
@@ -585,7 +717,7 @@ int main(int argc, char** argv) {
   try {
     return gpuplan::cli::run(argc, argv);
   } catch (const std::exception& e) {
-    std::cerr << "gpuplan: internal error: " << e.what() << "\n";
+    gpuplan::cli::note(gpuplan::Phrase("cli.internal_error").fact("why", e.what()));
     return 3;
   }
 }

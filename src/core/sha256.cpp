@@ -47,14 +47,14 @@ std::string sha256_hex(std::string_view data) {
 
 Result<std::string> sha256_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) return Error{path, 0, {}, std::string("cannot read: ") + std::strerror(errno)};
+  if (!in) return Error{path, 0, {}, Phrase("error.file.cannot_read").fact("why", std::strerror(errno))};
   Context ctx = new_context();
   std::vector<char> buffer(1 << 16);
   while (in) {
     in.read(buffer.data(), static_cast<std::streamsize>(buffer.size()));
     EVP_DigestUpdate(ctx.get(), buffer.data(), static_cast<size_t>(in.gcount()));
   }
-  if (in.bad()) return Error{path, 0, {}, "read failed"};
+  if (in.bad()) return Error{path, 0, {}, Phrase("error.file.read_failed")};
   return finish(ctx.get());
 }
 

@@ -1,9 +1,15 @@
 #include "core/text.h"
 
 #include <algorithm>
+#include <cctype>
 #include <numeric>
 
 namespace gpuplan {
+
+std::string lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
 
 size_t edit_distance(std::string_view a, std::string_view b) {
   std::vector<size_t> row(b.size() + 1);
@@ -35,9 +41,34 @@ std::string nearest(std::string_view word, const std::vector<std::string>& candi
   return best;
 }
 
-std::string did_you_mean(std::string_view word, const std::vector<std::string>& candidates) {
+Fact did_you_mean(std::string_view word, const std::vector<std::string>& candidates) {
   std::string n = nearest(word, candidates);
-  return n.empty() ? std::string() : " (did you mean '" + n + "'?)";
+  Fact hint{"hint", {}, std::nullopt, {}, {}};
+  if (!n.empty()) hint.phrases.push_back(Phrase("error.did_you_mean").fact("nearest", n));
+  return hint;
+}
+
+Phrase unknown_id(std::string kind, std::string id, const std::vector<std::string>& candidates) {
+  Phrase p("error.unknown_id");
+  p.fact(Fact{"kind", kind, std::nullopt, {Phrase("kind." + kind)}, {}});
+  p.facts.push_back(did_you_mean(id, candidates));
+  p.fact("id", std::move(id));
+  return p;
+}
+
+Phrase unknown_unit(std::string unit, std::string text, std::string units, const std::vector<std::string>& candidates) {
+  Phrase p("error.unknown_unit");
+  p.facts.push_back(did_you_mean(unit, candidates));
+  p.fact("unit", std::move(unit)).fact("text", std::move(text)).fact("units", std::move(units));
+  return p;
+}
+
+Phrase not_one_of(std::string got, const std::vector<std::string>& allowed) {
+  Phrase p("error.not_one_of");
+  p.facts.push_back(did_you_mean(got, allowed));
+  p.fact("got", std::move(got));
+  p.facts.push_back(list_of("allowed", allowed));
+  return p;
 }
 
 }  // namespace gpuplan

@@ -4,8 +4,10 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <vector>
 
 #include "core/money.h"
+#include "core/text.h"
 
 namespace gpuplan {
 namespace {
@@ -63,17 +65,22 @@ Result<double> parse_quantity(std::string_view text, Dimension dim, std::string_
   double value = 0;
   auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
   if (ec != std::errc() || !std::isfinite(value))
-    return Error{{}, 0, {}, "'" + std::string(text) + "' is not a number with a unit (" + units_of(dim) + ")"};
+    return Error{
+        {}, 0, {}, Phrase("error.units.not_quantity").fact("text", std::string(text)).fact("units", units_of(dim))};
   std::string_view unit = trim(std::string_view(end, s.data() + s.size() - end));
   if (unit.empty()) {
     if (bare_unit.empty())
-      return Error{{}, 0, {}, "'" + std::string(text) + "' needs a unit (" + units_of(dim) + ")"};
+      return Error{
+          {}, 0, {}, Phrase("error.units.needs_unit").fact("text", std::string(text)).fact("units", units_of(dim))};
     unit = bare_unit;
   }
-  for (const Unit& u : kUnits)
-    if (u.dim == dim && u.symbol == unit) return value * u.factor;
-  return Error{{}, 0, {}, "unknown unit '" + std::string(unit) + "' in '" + std::string(text) +
-                              "' (use one of " + units_of(dim) + ")"};
+  std::vector<std::string> symbols;
+  for (const Unit& u : kUnits) {
+    if (u.dim != dim) continue;
+    if (u.symbol == unit) return value * u.factor;
+    symbols.emplace_back(u.symbol);
+  }
+  return Error{{}, 0, {}, unknown_unit(std::string(unit), std::string(text), units_of(dim), symbols)};
 }
 
 std::string format_watts(double watts) {

@@ -21,7 +21,10 @@ class YamlReader {
   // Parses a document that must be a mapping.
   YAML::Node load(const std::string& text) const;
 
-  [[noreturn]] void fail(const YAML::Node& at, const std::string& field, const std::string& message) const;
+  [[noreturn]] void fail(const YAML::Node& at, const std::string& field, Phrase message) const;
+  // The phrase key with the facts given as (name, value) pairs.
+  [[noreturn]] void fail(const YAML::Node& at, const std::string& field, std::string key,
+                         std::vector<std::pair<std::string, std::string>> facts) const;
   int line_of(const YAML::Node& n) const;
 
   // Rejects keys not in `allowed`, suggesting the nearest one.

@@ -12,6 +12,7 @@
 #include "accept/pci_address.h"
 #include "core/civil_time.h"
 #include "core/money.h"
+#include "core/text.h"
 
 namespace gpuplan::diagnose {
 namespace {
@@ -27,13 +28,21 @@ constexpr uint64_t kThermalBits = kSwThermal | kHwThermal | kHwSlowdown;
 // nvmlGpuTopologyLevel_t: at or above a host bridge, GPU pairs talk through the CPU.
 constexpr int kTopologyHostBridge = 30;
 
-std::string num(double v, int decimals = 0) {
-  return format_number(v, decimals);
+// An NVML topology level as nvidia-smi topo -m names the same path (NVML_TOPOLOGY_*: 10 one
+// switch, 20 several, 30 host bridge, 40 NUMA node, 50 across sockets).
+std::string topology_level_name(int level) {
+  switch (level) {
+    case 10: return "PIX";
+    case 20: return "PXB";
+    case 30: return "PHB";
+    case 40: return "NODE";
+    case 50: return "SYS";
+  }
+  return std::to_string(level);
 }
 
-std::string lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
+std::string num(double v, int decimals = 0) {
+  return format_number(v, decimals);
 }
 
 std::pair<std::string, std::string> civil(int64_t ms) {
@@ -73,10 +82,11 @@ std::vector<Run> runs(const std::vector<const Sample*>& samples, Value value, Hi
   return out;
 }
 
-std::string ranges_text(const std::vector<Run>& rs) {
+// The runs' time ranges as the listed fact "ranges".
+Fact ranges_fact(const std::vector<Run>& rs) {
   std::vector<std::string> parts;
   for (const Run& r : rs) parts.push_back(time_range(r.from_ms, r.to_ms));
-  return fmt::format("{}", fmt::join(parts, ", "));
+  return list_of("ranges", parts);
 }
 
 struct Series {
@@ -120,12 +130,13 @@ std::optional<double> power(const Sample& s) {
   return s.power_w ? std::optional<double>(*s.power_w) : std::nullopt;
 }
 
-std::string reasons_text(uint64_t bits) {
-  std::vector<std::string> out;
-  if (bits & kSwThermal) out.push_back("SW thermal slowdown (0x20)");
-  if (bits & kHwThermal) out.push_back("HW thermal slowdown (0x40)");
-  if (bits & kHwSlowdown) out.push_back("HW slowdown (0x8)");
-  return fmt::format("{}", fmt::join(out, ", "));
+// NVML's clock-event reasons, each a phrase with its bit.
+std::vector<Phrase> reasons(uint64_t bits) {
+  std::vector<Phrase> out;
+  if (bits & kSwThermal) out.push_back(Phrase("diagnose.reason.sw_thermal"));
+  if (bits & kHwThermal) out.push_back(Phrase("diagnose.reason.hw_thermal"));
+  if (bits & kHwSlowdown) out.push_back(Phrase("diagnose.reason.hw_slowdown"));
+  return out;
 }
 
 std::string gpu_label(const nvml::GpuFacts& g) {
@@ -138,7 +149,7 @@ void check_thermal(const DiagnoseInputs& in, const Catalog& cat, std::vector<Fin
   const double minutes = cat.threshold("diagnose.thermal.sustained_minutes");
   const std::string normal = format_range(cat.threshold_range("diagnose.thermal.normal_c")) + " °C";
   const std::string slowdown = format_range(cat.threshold_range("diagnose.thermal.slowdown_pct")) + "%";
-  const char* source = "SPEC §H1 [S0 §4.1]";
+  const char* source = "S0 §4.1";
   for (const Series& s : by_gpu(in)) {
     std::vector<Run> hot;
     for (const Run& r : runs(s.samples, temp, [&](double t) { return t > airflow; }))
@@ -151,7 +162,7 @@ void check_thermal(const DiagnoseInputs& in, const Catalog& cat, std::vector<Fin
       }
       Finding f = make_finding("diagnose.thermal", Severity::kFail, "airflow", source);
       f.fact("gpu", s.name)
-          .fact("ranges", ranges_text(hot))
+          .fact(ranges_fact(hot))
           .fact("peak", num(peak) + " °C")
           .fact("minutes", num(total))
           .fact("limit", num(airflow) + " °C")
@@ -175,8 +186,8 @@ void check_thermal(const DiagnoseInputs& in, const Catalog& cat, std::vector<Fin
         if (x->temperature_c && (!peak_temp || *x->temperature_c > *peak_temp)) peak_temp = *x->temperature_c;
       Finding f = make_finding("diagnose.thermal", Severity::kWarn, "throttle", source);
       f.fact("gpu", s.name)
-          .fact("ranges", ranges_text(throttled))
-          .fact("reasons", reasons_text(seen))
+          .fact(ranges_fact(throttled))
+          .fact("reasons", reasons(seen))
           .fact("peak", peak_temp ? num(*peak_temp) + " °C" : "?")
           .fact("normal", normal)
           .fact("slowdown", slowdown);
@@ -189,7 +200,7 @@ void check_thermal(const DiagnoseInputs& in, const Catalog& cat, std::vector<Fin
     if (!bits) continue;
     Finding f = make_finding("diagnose.thermal", Severity::kWarn, "throttle_now", source);
     f.fact("gpu", gpu_label(g))
-        .fact("reasons", reasons_text(bits))
+        .fact("reasons", reasons(bits))
         .fact("temperature", g.now.temperature_c ? num(*g.now.temperature_c) + " °C" : "?")
         .fact("normal", normal)
         .fact("slowdown", slowdown);
@@ -216,7 +227,7 @@ void judge_link(const std::string& gpu, std::optional<unsigned> gen, std::option
   std::string variant = idle_speed_only ? "idle_speed" : below_min ? "downgraded" : "below_max";
   Severity sev = idle_speed_only ? Severity::kInfo : below_min ? Severity::kFail : Severity::kWarn;
   Finding f =
-      make_finding("diagnose.pcie_link", sev, variant, "SPEC §H2 [S0 §4]; NVIDIA A100 data sheet (PCIe Gen4 x16)");
+      make_finding("diagnose.pcie_link", sev, variant, "S0 §4.1; nvidia-a100-datasheet");
   f.fact("gpu", gpu)
       .fact("link", link_str(gen, width))
       .fact("max", link_str(max_gen, max_width))
@@ -262,7 +273,7 @@ void check_input_bound(const DiagnoseInputs& in, const Catalog& cat, std::vector
   const double low_power = cat.threshold("diagnose.input.low_power_fraction");
   const double min_drops = cat.threshold("diagnose.input.min_periodic_drops");
   const double tolerance = cat.threshold("diagnose.input.period_tolerance");
-  const char* source = "SPEC §H3 [S0 §4.3]";
+  const char* source = "S0 §4.3";
   auto series = by_gpu(in);
   // One power limit for the host when NVML gives the same one for every GPU (the usual case);
   // samples carry no limit of their own.
@@ -309,10 +320,14 @@ void check_input_bound(const DiagnoseInputs& in, const Catalog& cat, std::vector
   if (all_low && any_busy && cool) {
     Finding f = make_finding("diagnose.input_bound", Severity::kWarn, "starved", source);
     f.fact("gpus", std::to_string(utils.size()))
-        .fact("utilization", fmt::format("{}", fmt::join(utils, ", ")))
+        .fact(list_of("utilization", {utils.begin(), utils.end()}))
         .fact("limit", num(max_util) + "%")
         .fact("temperature", hottest ? num(*hottest) + " °C" : "?")
-        .fact("power", most_power ? num(*most_power) + " W" + (limit ? " of " + num(*limit) + " W" : "") : "?")
+        .fact("power", most_power ? std::vector<Phrase>{limit ? Phrase("diagnose.power_of")
+                                                                  .fact("power", num(*most_power))
+                                                                  .fact("limit", num(*limit))
+                                                            : Phrase("diagnose.power").fact("power", num(*most_power))}
+                                  : std::vector<Phrase>{Phrase("diagnose.unknown")})
         .fact("range", time_range(first, last));
     out.push_back(f);
   }
@@ -350,7 +365,7 @@ void check_memory(const DiagnoseInputs& in, const Catalog& cat, std::vector<Find
   const double near = cat.threshold("diagnose.memory.near_full_fraction");
   const double idle = cat.threshold("diagnose.input.idle_below_pct");
   const double leftover = cat.threshold("diagnose.memory.leftover_mib");
-  const char* source = "SPEC §H4 [S0 §4.2]";
+  const char* source = "S0 §4.2; pytorch-cuda-memory";
   for (const Series& s : by_gpu(in)) {
     auto full = runs(
         s.samples,
@@ -364,7 +379,7 @@ void check_memory(const DiagnoseInputs& in, const Catalog& cat, std::vector<Find
     for (const Run& r : full) peak = std::max(peak, r.peak);
     Finding f = make_finding("diagnose.memory", Severity::kWarn, "near_full", source);
     f.fact("gpu", s.name)
-        .fact("ranges", ranges_text(full))
+        .fact(ranges_fact(full))
         .fact("peak", num(peak * 100, 1) + "%")
         .fact("limit", num(near * 100) + "%");
     out.push_back(f);
@@ -384,14 +399,15 @@ void check_memory(const DiagnoseInputs& in, const Catalog& cat, std::vector<Find
     f.fact("gpu", gpu_label(g))
         .fact("used", num(used) + " MiB")
         .fact("utilization", num(*g.now.utilization_pct) + "%")
-        .fact("processes", pids.empty() ? "none listed" : fmt::format("{}", fmt::join(pids, ", ")));
+        .fact(pids.empty() ? Fact{"processes", {}, std::nullopt, {Phrase("diagnose.none_listed")}, {}}
+                           : list_of("processes", pids));
     out.push_back(f);
   }
 }
 
 // H5 --------------------------------------------------------------------------------------------
 void check_p2p(const DiagnoseInputs& in, const Catalog&, std::vector<Finding>& out) {
-  const char* source = "SPEC §H5 [S0 §4]; SPEC §J (A100: NVLink 3, 600 GB/s; HGX A100: NVSwitch)";
+  const char* source = "S0 §4.3; corrections; nvidia-a100-datasheet";
   // Whether the board should connect its GPUs with NVLink: GPUs with NVLink ports, any NV# pair,
   // or SXM modules (which have no GPU-to-GPU path but NVLink).
   bool should = false;
@@ -403,14 +419,14 @@ void check_p2p(const DiagnoseInputs& in, const Catalog&, std::vector<Finding>& o
       if (probe::GpuTopology::is_nvlink(link)) should = true;
   if (!should) return;
   std::vector<std::string> pairs;
-  std::string where;
+  Phrase where;
   if (in.topo) {
-    where = "nvidia-smi topo -m";
+    where = Phrase("diagnose.from_topo");
     for (const auto& [pair, link] : in.topo->link)
       if (pair.first < pair.second && pair.first != pair.second && !probe::GpuTopology::is_nvlink(link))
         pairs.push_back(fmt::format("{}–{} {}", pair.first, pair.second, link));
   } else if (in.nvml) {
-    where = "NVML topology and NVLink state";
+    where = Phrase("diagnose.from_nvml_topology");
     auto no_nvlink = [&](unsigned i) {
       for (const auto& g : in.nvml->gpus)
         if (g.info.index == i)
@@ -419,20 +435,20 @@ void check_p2p(const DiagnoseInputs& in, const Catalog&, std::vector<Finding>& o
     };
     for (const auto& [pair, level] : in.nvml->topology)
       if (level >= kTopologyHostBridge && (no_nvlink(pair.first) || no_nvlink(pair.second)))
-        pairs.push_back(fmt::format("GPU{}–GPU{} level {}", pair.first, pair.second, level));
+        pairs.push_back(fmt::format("GPU{}–GPU{} {}", pair.first, pair.second, topology_level_name(level)));
   }
   if (pairs.empty()) return;
   Finding f = make_finding("diagnose.p2p", Severity::kWarn, "pcie_pairs", source);
   f.fact("count", std::to_string(pairs.size()))
-      .fact("pairs", fmt::format("{}", fmt::join(pairs, ", ")))
-      .fact("where", where);
+      .fact(list_of("pairs", {pairs.begin(), pairs.end()}))
+      .fact("where", std::vector<Phrase>{where});
   out.push_back(f);
 }
 
 // H6 --------------------------------------------------------------------------------------------
 void check_used_card(const DiagnoseInputs& in, const Catalog& cat, std::vector<Finding>& out) {
   if (!in.nvml) return;
-  const char* source = "SPEC §H6 [S0 §4.4]";
+  const char* source = "S0 §4.4";
   std::vector<std::string> missing;
   std::map<std::string, std::vector<std::string>> by_serial;
   for (const auto& g : in.nvml->gpus) {
@@ -443,13 +459,13 @@ void check_used_card(const DiagnoseInputs& in, const Catalog& cat, std::vector<F
   }
   if (!missing.empty()) {
     Finding f = make_finding("diagnose.used_card", Severity::kWarn, "serial_missing", source);
-    f.fact("gpus", fmt::format("{}", fmt::join(missing, ", ")));
+    f.fact(list_of("gpus", {missing.begin(), missing.end()}));
     out.push_back(f);
   }
   for (const auto& [serial, gpus] : by_serial) {
     if (gpus.size() < 2) continue;
     Finding f = make_finding("diagnose.used_card", Severity::kWarn, "serial_duplicate", source);
-    f.fact("serial", serial).fact("gpus", fmt::format("{}", fmt::join(gpus, ", ")));
+    f.fact("serial", serial).fact(list_of("gpus", {gpus.begin(), gpus.end()}));
     out.push_back(f);
   }
   for (const auto& g : in.nvml->gpus) {
@@ -462,7 +478,7 @@ void check_used_card(const DiagnoseInputs& in, const Catalog& cat, std::vector<F
       f.fact("gpu", gpu_label(g))
           .fact("field", m->text("field"))
           .fact("value", *value)
-          .fact("meaning", m->text("meaning"))
+          .fact("meaning", m->text("meaning"), m->text_zh("meaning"))
           .fact("marker", m->id);
       out.push_back(f);
     }
@@ -475,7 +491,8 @@ void check_used_card(const DiagnoseInputs& in, const Catalog& cat, std::vector<F
     f.fact("gpu", gpu_label(g))
         .fact("retired", std::to_string(retired))
         .fact("remapped", std::to_string(remapped))
-        .fact("serial", g.info.serial.value_or("none"));
+        .fact(g.info.serial ? Fact{"serial", *g.info.serial, std::nullopt, {}, {}}
+                            : Fact{"serial", {}, std::nullopt, {Phrase("diagnose.no_serial")}, {}});
     out.push_back(f);
   }
 }

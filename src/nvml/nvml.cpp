@@ -174,6 +174,14 @@ struct Nvml::Impl {
     return text ? text : "NVML error " + std::to_string(rc);
   }
 
+  // error.nvml.call_failed: `call` returned `rc`, with nvmlErrorString's text for it.
+  Phrase call_failed(const char* call, Return rc) const {
+    Phrase p("error.nvml.call_failed");
+    p.fact("call", call).fact("code", std::to_string(rc));
+    const char* text = error_string.fn(rc);
+    return text ? p.fact("why", text) : p.fact("why", {Phrase("error.nvml.no_error_text")});
+  }
+
   void note(const std::string& line) {
     if (noted.insert(line).second) notes.push_back(line);
   }
@@ -442,7 +450,7 @@ Result<std::unique_ptr<Nvml>> Nvml::open(const std::string& library) {
   }
 
   auto impl = std::make_unique<Impl>();
-  std::string why;
+  Fact why{"why", {}, std::nullopt, {}, "; "};  // one reason per file tried
   for (const auto& path : candidates) {
     dlerror();
     // RTLD_NOW: a library with unresolved dependencies fails here, with dlerror's reason,
@@ -453,12 +461,14 @@ Result<std::unique_ptr<Nvml>> Nvml::open(const std::string& library) {
       break;
     }
     const char* err = dlerror();
-    why += (why.empty() ? "" : "; ") + (err ? std::string(err) : path + ": cannot be loaded");
+    why.phrases.push_back(err ? Phrase("error.nvml.dlerror").fact("reason", err)
+                              : Phrase("error.nvml.not_loadable").fact("path", path));
   }
   if (!impl->lib) {
-    std::string tried;
-    for (const auto& path : candidates) tried += (tried.empty() ? "" : " or ") + path;
-    return Error{tried, 0, "", "cannot load the NVML library: " + why};
+    // Several paths tried are each named in their own reason.
+    Phrase cannot_load("error.nvml.cannot_load");
+    cannot_load.facts.push_back(std::move(why));
+    return Error{candidates.size() == 1 ? candidates.front() : std::string(), 0, "", std::move(cannot_load)};
   }
 
   void* lib = impl->lib;
@@ -469,27 +479,22 @@ Result<std::unique_ptr<Nvml>> Nvml::open(const std::string& library) {
   impl->handle_by_index =
       find_first<HandleByIndexFn>(lib, {"nvmlDeviceGetHandleByIndex_v2", "nvmlDeviceGetHandleByIndex"});
   const std::pair<bool, const char*> required[] = {
-      {impl->init.fn != nullptr, "nvmlInit_v2 (or nvmlInit)"},
+      {impl->init.fn != nullptr, "nvmlInit_v2 / nvmlInit"},
       {impl->shutdown.fn != nullptr, "nvmlShutdown"},
       {impl->error_string.fn != nullptr, "nvmlErrorString"},
-      {impl->get_count.fn != nullptr, "nvmlDeviceGetCount_v2 (or nvmlDeviceGetCount)"},
-      {impl->handle_by_index.fn != nullptr, "nvmlDeviceGetHandleByIndex_v2 (or nvmlDeviceGetHandleByIndex)"},
+      {impl->get_count.fn != nullptr, "nvmlDeviceGetCount_v2 / nvmlDeviceGetCount"},
+      {impl->handle_by_index.fn != nullptr, "nvmlDeviceGetHandleByIndex_v2 / nvmlDeviceGetHandleByIndex"},
   };
   for (const auto& [found, what] : required) {
-    if (!found) return Error{impl->library, 0, "", std::string("required NVML symbol ") + what + " is missing"};
+    if (!found) return Error{impl->library, 0, "", Phrase("error.nvml.missing_symbol").fact("symbol", what)};
   }
 
-  if (Return rc = impl->init.fn(); rc != kSuccess) {
-    return Error{impl->library, 0, "",
-                 std::string(impl->init.name) + " returned " + std::to_string(rc) + " (" + impl->error_text(rc) + ")"};
-  }
+  if (Return rc = impl->init.fn(); rc != kSuccess)
+    return Error{impl->library, 0, "", impl->call_failed(impl->init.name, rc)};
   impl->initialized = true;
   unsigned count = 0;
-  if (Return rc = impl->get_count.fn(&count); rc != kSuccess) {
-    return Error{
-        impl->library, 0, "",
-        std::string(impl->get_count.name) + " returned " + std::to_string(rc) + " (" + impl->error_text(rc) + ")"};
-  }
+  if (Return rc = impl->get_count.fn(&count); rc != kSuccess)
+    return Error{impl->library, 0, "", impl->call_failed(impl->get_count.name, rc)};
   impl->resolve_optional();
   impl->devices.assign(count, nullptr);
   impl->nvlink_links.assign(count, std::nullopt);
@@ -619,16 +624,17 @@ class JsonFields {
  public:
   explicit JsonFields(std::string file) : file_(std::move(file)) {}
 
-  [[noreturn]] void fail(const std::string& path, const std::string& message) const {
-    throw ParseFailure{Error{file_, 0, path, message}};
+  // `key` is an error.json.* (or error.nvml.*) message without facts.
+  [[noreturn]] void fail(const std::string& path, const char* key) const {
+    throw ParseFailure{Error{file_, 0, path, Phrase(key)}};
   }
 
   const json& object(const json& j, const std::string& path) const {
-    if (!j.is_object()) fail(path, "expected an object");
+    if (!j.is_object()) fail(path, "error.json.not_object");
     return j;
   }
   const json& array(const json& j, const std::string& path) const {
-    if (!j.is_array()) fail(path, "expected an array");
+    if (!j.is_array()) fail(path, "error.json.not_array");
     return j;
   }
   // The member `key` of object `j` at `path`; nullptr when absent or null.
@@ -642,35 +648,35 @@ class JsonFields {
 
   const json& required(const json& j, const std::string& path, const std::string& key) const {
     const json* v = member(j, key);
-    if (!v) fail(join(path, key), "missing");
+    if (!v) fail(join(path, key), "error.json.missing");
     return *v;
   }
 
   std::string string(const json& v, const std::string& path) const {
-    if (!v.is_string()) fail(path, "expected a string");
+    if (!v.is_string()) fail(path, "error.json.not_string");
     return v.get<std::string>();
   }
   uint64_t uint64(const json& v, const std::string& path) const {
-    if (!v.is_number_unsigned()) fail(path, "expected a non-negative integer");
+    if (!v.is_number_unsigned()) fail(path, "error.json.not_unsigned");
     return v.get<uint64_t>();
   }
   unsigned uint32(const json& v, const std::string& path) const {
     uint64_t n = uint64(v, path);
-    if (n > UINT_MAX) fail(path, "expected a non-negative integer below 2^32");
+    if (n > UINT_MAX) fail(path, "error.json.not_uint32");
     return static_cast<unsigned>(n);
   }
   int integer(const json& v, const std::string& path) const {
-    if (!v.is_number_integer()) fail(path, "expected an integer");
+    if (!v.is_number_integer()) fail(path, "error.json.not_integer");
     if (v.is_number_unsigned() ? v.get<uint64_t>() > INT_MAX : v.get<int64_t>() < INT_MIN)
-      fail(path, "integer out of range");
+      fail(path, "error.json.int_out_of_range");
     return static_cast<int>(v.get<int64_t>());
   }
   double number(const json& v, const std::string& path) const {
-    if (!v.is_number()) fail(path, "expected a number");
+    if (!v.is_number()) fail(path, "error.json.not_number");
     return v.get<double>();
   }
   bool boolean(const json& v, const std::string& path) const {
-    if (!v.is_boolean()) fail(path, "expected a boolean");
+    if (!v.is_boolean()) fail(path, "error.json.not_bool");
     return v.get<bool>();
   }
 
@@ -792,7 +798,7 @@ Result<NvmlFacts> facts_from_json(const nlohmann::json& j, const std::string& fi
         std::string at = "topology[" + std::to_string(i) + "]";
         const json& t = r.object((*topo)[i], at);
         const json& pair = r.array(r.required(t, at, "gpus"), at + ".gpus");
-        if (pair.size() != 2) r.fail(at + ".gpus", "expected two GPU indices");
+        if (pair.size() != 2) r.fail(at + ".gpus", "error.nvml.not_gpu_pair");
         unsigned a = r.uint32(pair[0], at + ".gpus[0]");
         unsigned b = r.uint32(pair[1], at + ".gpus[1]");
         f.topology[{a, b}] = r.integer(r.required(t, at, "level"), at + ".level");

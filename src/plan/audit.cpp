@@ -26,41 +26,41 @@ VendorQuote parse(const std::string& text, const std::string& file) {
   q.file = file;
   q.vendor = root["vendor"] ? r.text(root["vendor"], "vendor") : file;
   if (root["currency"] && root["currency"].Scalar() != "CNY")
-    r.fail(root["currency"], "currency", "only CNY quotes can be audited against the catalog (got " + root["currency"].Scalar() + ")");
+    r.fail(root["currency"], "currency", "error.audit.currency", {{"got", root["currency"].Scalar()}});
   if (root["gpu"]) {
     q.gpu = r.text(root["gpu"], "gpu");
     q.gpu_line = r.line_of(root["gpu"]);
   }
-  if (!root["gpus"]) r.fail(root, "gpus", "missing: how many GPUs the quote covers");
+  if (!root["gpus"]) r.fail(root, "gpus", Phrase("error.audit.missing_gpus"));
   q.gpus = r.count(root["gpus"], "gpus", 1);
   if (!root["lines"] || !root["lines"].IsSequence() || root["lines"].size() == 0)
-    r.fail(root["lines"] ? root["lines"] : root, "lines", "missing: the quote's line items");
+    r.fail(root["lines"] ? root["lines"] : root, "lines", Phrase("error.audit.missing_lines"));
   for (size_t i = 0; i < root["lines"].size(); ++i) {
     const YAML::Node n = root["lines"][i];
     const std::string at = "lines[" + std::to_string(i) + "]";
     r.check_keys(n, at, {"item", "part", "qty", "unit_price", "from", "period"});
     VendorLine line;
     line.line = r.line_of(n);
-    if (!n["item"]) r.fail(n, at + ".item", "missing item description");
+    if (!n["item"]) r.fail(n, at + ".item", Phrase("error.audit.missing_item"));
     line.item = r.text(n["item"], at + ".item");
     if (n["part"]) line.part = r.text(n["part"], at + ".part");
     if (n["qty"]) line.qty = r.count(n["qty"], at + ".qty", 1);
-    if (!n["unit_price"]) r.fail(n, at + ".unit_price", "missing price");
+    if (!n["unit_price"]) r.fail(n, at + ".unit_price", Phrase("error.audit.missing_price"));
     line.unit_price = r.range(n["unit_price"], at + ".unit_price");
     if (n["from"]) line.from_price = r.boolean(n["from"], at + ".from");
     if (n["period"]) {
       std::string p = r.text(n["period"], at + ".period");
-      if (p != "once" && p != "month") r.fail(n["period"], at + ".period", "'" + p + "' is not once|month");
+      if (p != "once" && p != "month") r.fail(n["period"], at + ".period", not_one_of(p, {"once", "month"}));
       line.monthly = p == "month";
     }
     q.lines.push_back(line);
   }
   if (const auto s = root["software"]) {
-    if (!s.IsSequence()) r.fail(s, "software", "must be a list of licences");
+    if (!s.IsSequence()) r.fail(s, "software", Phrase("error.audit.software_not_list"));
     for (size_t i = 0; i < s.size(); ++i) {
       const std::string at = "software[" + std::to_string(i) + "]";
       r.check_keys(s[i], at, {"name", "version", "modules"});
-      if (!s[i]["name"]) r.fail(s[i], at + ".name", "missing licence name");
+      if (!s[i]["name"]) r.fail(s[i], at + ".name", Phrase("error.audit.missing_licence_name"));
       VendorLicence l{r.text(s[i]["name"], at + ".name"), std::nullopt, {}};
       if (s[i]["version"]) l.version = r.text(s[i]["version"], at + ".version");
       if (s[i]["modules"]) l.modules = r.string_list(s[i]["modules"], at + ".modules");
@@ -115,10 +115,10 @@ std::optional<Error> check_parts(const VendorQuote& q, const Catalog& cat) {
   for (size_t i = 0; i < q.lines.size(); ++i) {
     const VendorLine& line = q.lines[i];
     if (!line.part.empty() && !cat.find(line.part))
-      return Error{q.file, line.line, "lines[" + std::to_string(i) + "].part", "unknown catalog part '" + line.part + "'" + did_you_mean(line.part, ids)};
+      return Error{q.file, line.line, "lines[" + std::to_string(i) + "].part", unknown_id("catalog_part", line.part, ids)};
   }
   if (!q.gpu.empty() && !cat.find("gpu", q.gpu))
-    return Error{q.file, q.gpu_line, "gpu", "unknown gpu '" + q.gpu + "'" + did_you_mean(q.gpu, cat.ids_of_kind("gpu"))};
+    return Error{q.file, q.gpu_line, "gpu", unknown_id("gpu", q.gpu, cat.ids_of_kind("gpu"))};
   return std::nullopt;
 }
 
@@ -132,14 +132,14 @@ AuditResult audit_quote(const VendorQuote& q, const Catalog& cat) {
     (line.monthly ? a.total_monthly : a.total_once) += total;
     const std::string where = q.file + ":" + std::to_string(line.line);
     if (line.from_price) {
-      Finding f = make_finding("audit.price_from", Severity::kWarn, "", "SPEC D; [S0 §5]");
+      Finding f = make_finding("audit.price_from", Severity::kWarn, "", "S1 §1");
       f.fact("item", line.item).fact("unit_price", format_money_range(line.unit_price, "CNY")).fact("at", where);
       a.findings.push_back(f);
     }
     const Entry* part = line.part.empty() ? nullptr : cat.find(line.part);
     std::optional<Range> expected = part ? catalog_unit_price(*part, line.monthly) : std::nullopt;
     if (!expected) {
-      Finding f = make_finding("audit.unpriced_part", Severity::kInfo, "", "SPEC D");
+      Finding f = make_finding("audit.unpriced_part", Severity::kInfo, "", "S0 §5");
       f.fact("item", line.item).fact("unit_price", format_money_range(line.unit_price, "CNY")).fact("at", where);
       a.findings.push_back(f);
       continue;
@@ -148,72 +148,74 @@ AuditResult audit_quote(const VendorQuote& q, const Catalog& cat) {
     if (line.unit_price.low > expected->high * (1 + tolerance)) variant = "above";
     else if (line.unit_price.high < expected->low * (1 - tolerance)) variant = "below";
     if (variant.empty()) continue;
-    Finding f = make_finding("audit.line_range", variant == "above" ? Severity::kFail : Severity::kWarn, variant, "SPEC D; catalog " + part->id);
+    Finding f = make_finding("audit.line_range", variant == "above" ? Severity::kFail : Severity::kWarn, variant, "S0 §5");
     f.fact("item", line.item).fact("unit_price", format_money_range(line.unit_price, "CNY"))
         .fact("range", format_money_range(*expected, "CNY")).fact("part", part->id)
-        .fact("source", part->source + ", " + part->as_of).fact("tolerance", format_number(tolerance * 100) + "%").fact("at", where);
+        .fact("source", part->source + ", " + part->as_of, part->display_source_zh() + "，" + part->as_of).fact("tolerance", format_number(tolerance * 100) + "%").fact("at", where);
     a.findings.push_back(f);
   }
 
   // A3: per-GPU figures of whichever totals the quote has.
-  auto band = [&](const char* id, const Range& per_gpu, const char* threshold, const char* unit) {
+  auto band = [&](const char* id, const Range& per_gpu, const char* threshold) {
     Range b = cat.threshold_range(threshold);
     Finding f;
-    if (per_gpu.low > b.high) f = make_finding(id, Severity::kWarn, "above", "SPEC A3; [S0 §3.2]");
-    else if (per_gpu.high < b.low) f = make_finding(id, Severity::kInfo, "below", "SPEC A3; [S0 §3.2]");
+    if (per_gpu.low > b.high) f = make_finding(id, Severity::kWarn, "above", "S0 §3.2; corrections");
+    else if (per_gpu.high < b.low) f = make_finding(id, Severity::kInfo, "below", "S0 §3.2; corrections");
     else return;
-    f.fact("per_gpu", format_money_range(per_gpu, "CNY") + unit).fact("band", format_money_range(b, "CNY") + unit);
+    f.fact("per_gpu", format_money_range(per_gpu, "CNY")).fact("band", format_money_range(b, "CNY"));
     a.findings.push_back(f);
   };
   if (a.total_once.high > 0) {
     a.buy_per_gpu = a.total_once / q.gpus;
-    band("band.buy_per_gpu", *a.buy_per_gpu, "band.buy_per_gpu", "/GPU");
+    band("band.buy_per_gpu", *a.buy_per_gpu, "band.buy_per_gpu");
   }
   if (a.total_monthly.high > 0) {
     a.rent_per_gpu_month = a.total_monthly / q.gpus;
-    band("band.rent_per_gpu", *a.rent_per_gpu_month, "band.rent_per_gpu_month", "/GPU-month");
+    band("band.rent_per_gpu", *a.rent_per_gpu_month, "band.rent_per_gpu_month");
   }
 
   for (const VendorLicence& l : q.licences) {
     if (!l.version) {
-      Finding f = make_finding("audit.licence", Severity::kFail, "no_version", "SPEC D; [S1 §3]");
+      Finding f = make_finding("audit.licence", Severity::kFail, "no_version", "S1 §3");
       f.fact("name", l.name);
       a.findings.push_back(f);
     } else if (l.modules.empty()) {
-      Finding f = make_finding("audit.licence", Severity::kWarn, "no_modules", "SPEC D; [S1 §3]");
+      Finding f = make_finding("audit.licence", Severity::kWarn, "no_modules", "S1 §3");
       f.fact("name", l.name).fact("version", *l.version);
       a.findings.push_back(f);
     }
   }
 
-  std::string missing_terms;
-  auto need = [&](bool present, const char* what) {
-    if (!present) missing_terms += (missing_terms.empty() ? "" : ", ") + std::string(what);
+  std::vector<Phrase> missing_terms;
+  auto need = [&](bool present, const char* term) {
+    if (!present) missing_terms.push_back(Phrase(term));
   };
-  need(q.response_time_h.has_value(), "response time");
-  need(q.mttr_h.has_value(), "MTTR");
-  need(q.penalty.has_value(), "penalty");
+  need(q.response_time_h.has_value(), "audit.term.response_time");
+  need(q.mttr_h.has_value(), "audit.term.mttr");
+  need(q.penalty.has_value(), "audit.term.penalty");
   if (!missing_terms.empty()) {
-    Finding f = make_finding("audit.service_terms", Severity::kFail, "", "SPEC D; [S1 §3]");
+    Finding f = make_finding("audit.service_terms", Severity::kFail, "", "S1 §3");
     f.fact("missing", missing_terms);
     a.findings.push_back(f);
   }
 
-  std::string missing_hidden;
+  std::vector<Phrase> missing_hidden;
   for (const Entry* h : cat.of_kind("hidden_cost"))
     if (std::find(q.hidden_costs_covered.begin(), q.hidden_costs_covered.end(), h->id) == q.hidden_costs_covered.end())
-      missing_hidden += (missing_hidden.empty() ? "" : ", ") + h->name;
+      missing_hidden.push_back(Phrase("audit.term.name").fact("name", h->name, h->display_name_zh()));
   if (!missing_hidden.empty()) {
-    Finding f = make_finding("audit.hidden_costs", Severity::kWarn, "", "SPEC A4; [S0 §3.5]");
+    Finding f = make_finding("audit.hidden_costs", Severity::kWarn, "", "S0 §3.5");
     f.fact("missing", missing_hidden);
     a.findings.push_back(f);
   }
 
   for (const std::string& field : kContractFields) {
     bool written = std::any_of(q.contract.begin(), q.contract.end(), [&](const auto& kv) { return kv.first == field; });
-    if (!written) a.findings.push_back(make_finding("contract." + field, Severity::kFail, "", "SPEC D; [S1 §5], [S0 §3.3]"));
+    // The fields a contract must name [S0 §5]; installation work [S1 §2], the performance clause [S1 §5 #10].
+    const char* source = field == "installation" ? "S0 §5; S1 §2" : field == "performance_clause" ? "S0 §5; S1 §5 #10" : "S0 §5";
+    if (!written) a.findings.push_back(make_finding("contract." + field, Severity::kFail, "", source));
   }
-  std::stable_sort(a.findings.begin(), a.findings.end(), [](const Finding& x, const Finding& y) { return x.severity > y.severity; });
+  std::stable_sort(a.findings.begin(), a.findings.end(), [](const Finding& x, const Finding& y) { return weighs_more(x.severity, y.severity); });
   return a;
 }
 

@@ -29,8 +29,8 @@ const std::vector<std::string> kConfigKeys = {
 
 PartCount read_part_count(const YamlReader& r, const YAML::Node& n, const std::string& field) {
   r.check_keys(n, field, {"part", "count"});
-  if (!n["part"]) r.fail(n, field + ".part", "missing part id");
-  if (!n["count"]) r.fail(n, field + ".count", "missing count");
+  if (!n["part"]) r.fail(n, field + ".part", Phrase("error.config.missing_part"));
+  if (!n["count"]) r.fail(n, field + ".count", Phrase("error.config.missing_count"));
   return {r.text(n["part"], field + ".part"), r.count(n["count"], field + ".count", 0)};
 }
 
@@ -58,35 +58,35 @@ ConfigInput parse(const std::string& text, const std::string& file) {
   record_lines(root, "", in.lines);
   ServerConfig& c = in.config;
   if (root["name"]) c.name = r.text(root["name"], "name");
-  if (!root["gpu"]) r.fail(root, "gpu", "missing: which GPU (a catalog gpu id, e.g. a100-80gb-sxm)");
+  if (!root["gpu"]) r.fail(root, "gpu", Phrase("error.config.missing_gpu"));
   c.gpu = r.text(root["gpu"], "gpu");
-  if (!root["gpus"]) r.fail(root, "gpus", "missing: how many GPUs per node");
+  if (!root["gpus"]) r.fail(root, "gpus", Phrase("error.config.missing_gpus"));
   c.gpus = r.count(root["gpus"], "gpus", 1);
   if (root["nodes"]) c.nodes = r.count(root["nodes"], "nodes", 1);
   if (root["platform"]) c.platform = r.text(root["platform"], "platform");
   if (root["cpu"]) c.cpu = r.text(root["cpu"], "cpu");
   if (root["cpu_sockets"]) c.cpu_sockets = r.count(root["cpu_sockets"], "cpu_sockets", 1);
-  if (root["memory"] && root["memory_gb"]) r.fail(root["memory_gb"], "memory_gb", "give memory or memory_gb, not both");
+  if (root["memory"] && root["memory_gb"]) r.fail(root["memory_gb"], "memory_gb", "error.config.either", {{"a", "memory"}, {"b", "memory_gb"}});
   if (const auto m = root["memory"]) {
     if (m.IsMap()) {
       r.check_keys(m, "memory", {"module", "count"});
-      if (!m["module"] || !m["count"]) r.fail(m, "memory", "needs module and count");
+      if (!m["module"] || !m["count"]) r.fail(m, "memory", Phrase("error.config.memory_needs_module_and_count"));
       c.memory = {r.text(m["module"], "memory.module"), r.count(m["count"], "memory.count", 1)};
     } else {
       in.memory_gb = bytes_to_memory_gb(r.quantity(m, "memory", Dimension::kBytes, ""));
     }
   }
   if (const auto m = root["memory_gb"]) in.memory_gb = r.quantity(m, "memory_gb", Dimension::kBytes, "GiB") / kGiB;
-  if (in.memory_gb && *in.memory_gb <= 0) r.fail(root["memory_gb"] ? root["memory_gb"] : root["memory"], "memory", "must be more than 0");
+  if (in.memory_gb && *in.memory_gb <= 0) r.fail(root["memory_gb"] ? root["memory_gb"] : root["memory"], "memory", Phrase("error.config.not_positive"));
   if (root["system_disk"]) c.system_disk = read_part_count(r, root["system_disk"], "system_disk");
   if (root["data_disk"]) c.data_disk = read_part_count(r, root["data_disk"], "data_disk");
   if (const auto n = root["nics"]) {
-    if (!n.IsSequence()) r.fail(n, "nics", "must be a list of {part, count}");
+    if (!n.IsSequence()) r.fail(n, "nics", Phrase("error.config.nics_not_list"));
     for (size_t i = 0; i < n.size(); ++i) c.nics.push_back(read_part_count(r, n[i], "nics[" + std::to_string(i) + "]"));
   }
   if (root["switch"]) c.network_switch = read_part_count(r, root["switch"], "switch");
   if (root["cooling"]) c.cooling = r.text(root["cooling"], "cooling");
-  if (root["rack"] && root["rack_amps"]) r.fail(root["rack_amps"], "rack_amps", "give rack or rack_amps, not both");
+  if (root["rack"] && root["rack_amps"]) r.fail(root["rack_amps"], "rack_amps", "error.config.either", {{"a", "rack"}, {"b", "rack_amps"}});
   if (root["rack"]) c.rack = r.text(root["rack"], "rack");
   if (root["rack_amps"]) in.rack_amps = r.quantity(root["rack_amps"], "rack_amps", Dimension::kCurrent, "A");
   if (root["servers_per_rack"]) c.servers_per_rack = r.count(root["servers_per_rack"], "servers_per_rack", 1);
@@ -94,7 +94,7 @@ ConfigInput parse(const std::string& text, const std::string& file) {
   if (const auto b = root["public_bandwidth"]) {
     c.public_bandwidth = r.text(b, "public_bandwidth");
     if (c.public_bandwidth != "fixed" && c.public_bandwidth != "metered")
-      r.fail(b, "public_bandwidth", "'" + c.public_bandwidth + "' is not one of fixed, metered");
+      r.fail(b, "public_bandwidth", not_one_of(c.public_bandwidth, {"fixed", "metered"}));
   }
   if (root["software_image"]) c.software_image = r.boolean(root["software_image"], "software_image");
   if (root["licences"]) c.licences = r.string_list(root["licences"], "licences");
@@ -102,17 +102,19 @@ ConfigInput parse(const std::string& text, const std::string& file) {
   if (root["cluster_manager"]) c.cluster_manager = r.text(root["cluster_manager"], "cluster_manager");
   if (root["term_years"]) {
     c.term_years = r.non_negative(root["term_years"], "term_years");
-    if (c.term_years == 0 || c.term_years > 20) r.fail(root["term_years"], "term_years", "must be between 0 and 20 years");
+    constexpr double kMaxTermYears = 20;  // a longer term is a typo, not a server's life
+    if (c.term_years == 0 || c.term_years > kMaxTermYears)
+      r.fail(root["term_years"], "term_years", "error.config.term_years", {{"max", format_number(kMaxTermYears)}});
   }
   if (const auto t = root["task"]) {
     std::string s = r.text(t, "task");
     auto task = parse_task(s);
-    if (!task) r.fail(t, "task", "'" + s + "' is not one of " + kTaskNames);
+    if (!task) r.fail(t, "task", not_one_of(s, task_names()));
     c.task = *task;
   }
   if (const auto t = root["room_temp_c"]) {
     double v = r.number(t, "room_temp_c");
-    if (v < -40 || v > 70) r.fail(t, "room_temp_c", "must be a room temperature in °C (got " + t.Scalar() + ")");
+    if (v < -40 || v > 70) r.fail(t, "room_temp_c", "error.config.room_temp", {{"got", t.Scalar()}});
     c.room_temp_c = v;
   }
   if (const auto s = root["software"]) {
@@ -124,7 +126,7 @@ ConfigInput parse(const std::string& text, const std::string& file) {
     c.software.tensorflow = read_version(r, s["tensorflow"], "software.tensorflow");
   }
   if (const auto h = root["hidden_costs"]) {
-    if (!h.IsMap()) r.fail(h, "hidden_costs", "must map a hidden-cost id to its monthly figure");
+    if (!h.IsMap()) r.fail(h, "hidden_costs", Phrase("error.config.hidden_costs_not_map"));
     for (const auto& kv : h)
       c.hidden_costs.push_back({kv.first.Scalar(), r.range(kv.second, "hidden_costs." + kv.first.Scalar())});
   }
@@ -135,12 +137,12 @@ ConfigInput parse(const std::string& text, const std::string& file) {
 void require_part(const catalog::Catalog& cat, const ConfigInput& in, const std::string& kind,
                   const std::string& id, const std::string& field) {
   if (cat.find(kind, id)) return;
-  throw ParseFailure{Error{in.file, in.line_of(field), field, "unknown " + kind + " '" + id + "'" + did_you_mean(id, cat.ids_of_kind(kind))}};
+  throw ParseFailure{Error{in.file, in.line_of(field), field, unknown_id(kind, id, cat.ids_of_kind(kind))}};
 }
 
 ServerConfig resolve(const ConfigInput& in, const catalog::Catalog& cat) {
   ServerConfig c = in.config;
-  auto fail = [&](const std::string& field, const std::string& msg) { throw ParseFailure{Error{in.file, in.line_of(field), field, msg}}; };
+  auto fail = [&](const std::string& field, Phrase msg) { throw ParseFailure{Error{in.file, in.line_of(field), field, std::move(msg)}}; };
   require_part(cat, in, "gpu", c.gpu, "gpu");
   const catalog::Entry& gpu = *cat.find("gpu", c.gpu);
   const std::string form = gpu.text("form_factor");
@@ -154,7 +156,7 @@ ServerConfig resolve(const ConfigInput& in, const catalog::Catalog& cat) {
       if (!families.empty() && std::find(families.begin(), families.end(), gpu.text("family")) == families.end()) continue;
       if (!best || p->number("max_gpus") < best->number("max_gpus")) best = p;
     }
-    if (!best) fail("gpus", "no catalog platform takes " + std::to_string(c.gpus) + " " + form + " GPUs; name one with `platform:`");
+    if (!best) fail("gpus", Phrase("error.config.no_platform").fact("gpus", std::to_string(c.gpus)).fact("form", form));
     c.platform = best->id;
   }
   require_part(cat, in, "platform", c.platform, "platform");
@@ -188,7 +190,7 @@ ServerConfig resolve(const ConfigInput& in, const catalog::Catalog& cat) {
 
   if (c.rack.empty()) {
     auto racks = cat.of_kind("rack");
-    if (racks.empty()) fail("rack", "the catalog has no rack circuit");
+    if (racks.empty()) fail("rack", Phrase("error.config.catalog_lacks").fact("kind", "rack"));
     c.rack = racks.front()->id;
     if (in.rack_amps) {
       auto same_amps = std::find_if(racks.begin(), racks.end(), [&](const catalog::Entry* r) {
@@ -197,7 +199,7 @@ ServerConfig resolve(const ConfigInput& in, const catalog::Catalog& cat) {
       if (same_amps == racks.end()) {
         std::string have;
         for (const catalog::Entry* r : racks) have += (have.empty() ? "" : ", ") + format_number(r->number("amps")) + " A";
-        fail("rack_amps", "no catalog rack circuit of " + format_number(*in.rack_amps, 1) + " A (catalog has " + have + ")");
+        fail("rack_amps", Phrase("error.config.no_rack").fact("amps", format_number(*in.rack_amps, 1)).fact("have", have));
       }
       c.rack = (*same_amps)->id;
     }
@@ -206,14 +208,14 @@ ServerConfig resolve(const ConfigInput& in, const catalog::Catalog& cat) {
 
   if (c.region.empty()) {
     auto regions = cat.of_kind("region");
-    if (regions.empty()) fail("region", "the catalog has no region");
+    if (regions.empty()) fail("region", Phrase("error.config.catalog_lacks").fact("kind", "region"));
     c.region = regions.front()->id;
   }
   require_part(cat, in, "region", c.region, "region");
   for (size_t i = 0; i < c.licences.size(); ++i) require_part(cat, in, "licence", c.licences[i], "licences[" + std::to_string(i) + "]");
   if (c.support.empty()) {
     auto tiers = cat.of_kind("support");
-    if (tiers.empty()) fail("support", "the catalog has no support tier");
+    if (tiers.empty()) fail("support", Phrase("error.config.catalog_lacks").fact("kind", "support"));
     c.support = tiers.front()->id;
   }
   require_part(cat, in, "support", c.support, "support");
@@ -234,6 +236,12 @@ const char* task_name(Task t) {
   for (const auto& [task, name] : kTasks)
     if (task == t) return name;
   return "train";
+}
+
+std::vector<std::string> task_names() {
+  std::vector<std::string> out;
+  for (const auto& [task, name] : kTasks) out.emplace_back(name);
+  return out;
 }
 
 std::optional<Task> parse_task(std::string_view s) {

@@ -37,7 +37,7 @@ struct HiddenCostFigure {
 enum class Task { kInference, kFinetune, kTrain, kPretrain, kSimulation };
 const char* task_name(Task t);
 std::optional<Task> parse_task(std::string_view s);
-inline constexpr const char* kTaskNames = "inference|finetune|train|pretrain|simulation";
+std::vector<std::string> task_names();  // "inference", "finetune", "train", "pretrain", "simulation"
 
 struct ServerConfig {
   std::string name;

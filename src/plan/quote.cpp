@@ -11,6 +11,18 @@ namespace gpuplan::plan {
 namespace {
 
 std::string cited(const catalog::Entry& e) { return e.source + " (" + e.as_of + ")"; }
+std::string cited_zh(const catalog::Entry& e) { return e.display_source_zh() + "（" + e.as_of + "）"; }
+
+// A line named by its catalog entry, in both languages (name, name_zh), through `key`.
+Phrase named(const char* key, const catalog::Entry& e) { return Phrase(key).fact("name", e.name, e.display_name_zh()); }
+
+std::string years_text(double years) { return format_number(years, 1); }
+
+// "1 node" / "3 nodes" as the fact "nodes".
+Fact node_count(int nodes) {
+  return Fact{"nodes", std::to_string(nodes), std::nullopt,
+              {Phrase(nodes == 1 ? "quote.one_node" : "quote.nodes").fact("count", std::to_string(nodes))}, {}};
+}
 
 const catalog::Entry* market_class(const catalog::Catalog& cat, const std::string& family, int gpus) {
   const catalog::Entry* best = nullptr;
@@ -49,69 +61,76 @@ Quote build_quote(const ServerConfig& c, const catalog::Catalog& cat) {
 
   // Hardware of one node, then multiplied by the node count.
   std::vector<QuoteLine> node_lines;
-  auto hardware = [&](const catalog::Entry& e, int per_node, const std::string& item, Range unit_buy) {
+  auto hardware = [&](const catalog::Entry& e, int per_node, Phrase item, Range unit_buy) {
     if (per_node == 0) return;
-    node_lines.push_back({e.id, item, static_cast<double>(per_node), unit_buy * per_node, {}, cited(e)});
+    node_lines.push_back({e.id, item, static_cast<double>(per_node), unit_buy * per_node, {}, cited(e), cited_zh(e)});
   };
-  hardware(gpu, c.gpus, gpu.name, gpu.range("buy"));
-  hardware(platform, 1, platform.name, platform.range("buy"));
+  hardware(gpu, c.gpus, named("quote.line.part", gpu), gpu.range("buy"));
+  hardware(platform, 1, named("quote.line.part", platform), platform.range("buy"));
   const catalog::Entry& cpu = *cat.find("cpu", c.cpu);
-  hardware(cpu, c.cpu_sockets, cpu.name, cpu.range("buy"));
+  hardware(cpu, c.cpu_sockets, named("quote.line.part", cpu), cpu.range("buy"));
   const catalog::Entry& memory = *cat.find("memory", c.memory.part);
   hardware(memory, c.memory.count,
-           fmt::format("{} ({} GB in all)", memory.name, format_number(c.memory.count * memory.number("size_gb"))),
+           named("quote.line.memory", memory).fact("gb", format_number(c.memory.count * memory.number("size_gb"))),
            memory.range("buy"));
   for (const PartCount* d : {&c.system_disk, &c.data_disk}) {
     const catalog::Entry& disk = *cat.find("disk", d->part);
-    hardware(disk, d->count, disk.name, disk_price(disk, 1));
+    hardware(disk, d->count, named("quote.line.part", disk), disk_price(disk, 1));
   }
   for (const auto& n : c.nics) {
     const catalog::Entry& nic = *cat.find("nic", n.part);
-    hardware(nic, n.count, nic.name, nic.range("buy"));
+    hardware(nic, n.count, named("quote.line.part", nic), nic.range("buy"));
   }
   const catalog::Entry& cooling = *cat.find("cooling", c.cooling);
-  hardware(cooling, 1, cooling.name + " (price over the baseline air cooling and PSU)", cooling.range("buy"));
+  hardware(cooling, 1, named("quote.line.cooling", cooling), cooling.range("buy"));
 
   for (QuoteLine& line : node_lines) {
     q.node_hardware_buy += line.buy;
     if (nodes > 1) {
-      line.item = fmt::format("{} (per node {} × {} nodes)", line.item, format_number(line.qty), nodes);
+      line.item = Phrase("quote.line.per_node")
+                      .fact("line", {line.item})
+                      .fact("per_node", format_number(line.qty))
+                      .fact("nodes", std::to_string(nodes));
       line.qty *= nodes;
       line.buy = line.buy * nodes;
     }
     q.lines.push_back(line);
   }
   if (auto install = cooling.opt_range("install_if_not_in_contract")) {
-    q.lines.push_back({"install." + cooling.id, "Liquid-cooling pipe installation, if not written into the contract",
-                       static_cast<double>(nodes), *install * nodes, {}, cited(cooling)});
+    q.lines.push_back({"install." + cooling.id, Phrase("quote.line.install"),
+                       static_cast<double>(nodes), *install * nodes, {}, cited(cooling), cited_zh(cooling)});
   }
   if (c.network_switch) {
     const catalog::Entry& sw = *cat.find("switch", c.network_switch->part);
-    q.lines.push_back({sw.id, sw.name, static_cast<double>(c.network_switch->count),
-                       sw.range("buy") * c.network_switch->count, {}, cited(sw)});
+    q.lines.push_back({sw.id, named("quote.line.part", sw), static_cast<double>(c.network_switch->count),
+                       sw.range("buy") * c.network_switch->count, {}, cited(sw), cited_zh(sw)});
   }
 
   // Renting: the whole server at its market rent, in the region's price level.
   const catalog::Entry& region = *cat.find("region", c.region);
   q.region_factor = region.range("price_factor");
   if (const catalog::Entry* m = market_class(cat, gpu.text("family"), c.gpus)) {
-    q.market = MarketRange{m->id, static_cast<int>(m->number("gpus")), m->range("buy"), m->range("rent_monthly"), cited(*m)};
-    std::string item = fmt::format("Whole-server rent, {} market ({} GPUs), region {} × {}", gpu.text("family"),
-                                   q.market->gpus, region.id, format_range(q.region_factor, 2));
+    q.market = MarketRange{m->id, static_cast<int>(m->number("gpus")), m->range("buy"), m->range("rent_monthly"), cited(*m), cited_zh(*m)};
+    Phrase item = Phrase("quote.line.server_rent")
+                      .fact("family", gpu.text("family"))
+                      .fact("gpus", std::to_string(q.market->gpus))
+                      .fact("region", region.id)
+                      .fact("factor", format_range(q.region_factor, 2));
     q.lines.push_back({"server-rent", item, static_cast<double>(nodes), {},
-                       q.market->rent_monthly * q.region_factor * nodes, cited(*m) + "; " + cited(region)});
+                       q.market->rent_monthly * q.region_factor * nodes, cited(*m) + "; " + cited(region), cited_zh(*m) + "；" + cited_zh(region)});
   }
   const catalog::Entry& rack = *cat.find("rack", c.rack);
   if (auto extra = rack.opt_range("rent_monthly"); extra && extra->high > 0) {
     int racks = (nodes + c.servers_per_rack - 1) / c.servers_per_rack;
-    q.lines.push_back({rack.id, rack.name + " (extra over the 8 A baseline)", static_cast<double>(racks), {},
-                       *extra * racks, cited(rack)});
+    q.lines.push_back({rack.id, named("quote.line.rack", rack), static_cast<double>(racks), {},
+                       *extra * racks, cited(rack), cited_zh(rack)});
   }
   if (c.software_image) {
     const auto images = cat.of_kind("software_image");
     if (!images.empty()) {
       const catalog::Entry& image = *images.front();
-      q.lines.push_back({image.id, image.name, static_cast<double>(nodes), {}, image.range("rent_monthly") * nodes, cited(image)});
+      q.lines.push_back({image.id, named("quote.line.part", image), static_cast<double>(nodes), {},
+                         image.range("rent_monthly") * nodes, cited(image), cited_zh(image)});
     }
   }
 
@@ -120,27 +139,30 @@ Quote build_quote(const ServerConfig& c, const catalog::Catalog& cat) {
   for (const std::string& id : c.licences) {
     const catalog::Entry& lic = *cat.find("licence", id);
     Range per_year = lic.range("per_gpu_year") * c.total_gpus();
-    q.lines.push_back({lic.id, fmt::format("{}, {} GPUs × {} years", lic.name, c.total_gpus(), format_number(years, 1)),
-                       static_cast<double>(c.total_gpus()), per_year * years, per_year / 12, cited(lic)});
+    q.lines.push_back({lic.id,
+                       named("quote.line.licence", lic).fact("gpus", std::to_string(c.total_gpus())).fact("years", years_text(years)),
+                       static_cast<double>(c.total_gpus()), per_year * years, per_year / 12, cited(lic), cited_zh(lic)});
   }
   const catalog::Entry& support = *cat.find("support", c.support);
   if (support.range("per_year").high > 0) {
     // Rented servers come with the provider's support, so only the purchase carries it.
-    q.lines.push_back({support.id, fmt::format("{}, {} node{} × {} years", support.name, nodes, nodes == 1 ? "" : "s", format_number(years, 1)),
-                       static_cast<double>(nodes), support.range("per_year") * (nodes * years), {}, cited(support)});
+    q.lines.push_back({support.id,
+                       named("quote.line.per_nodes_years", support).fact(node_count(nodes)).fact("years", years_text(years)),
+                       static_cast<double>(nodes), support.range("per_year") * (nodes * years), {}, cited(support), cited_zh(support)});
   }
   if (!c.cluster_manager.empty()) {
     const catalog::Entry& cm = *cat.find("cluster_manager", c.cluster_manager);
     if (auto licence = cm.opt_range("licence")) {
       double share = nodes / cm.opt_number("licence_nodes").value_or(1) * years / cm.opt_number("licence_years").value_or(1);
       Range cost = *licence * share;
-      q.lines.push_back({cm.id, fmt::format("{}, {} node{} × {} years", cm.name, nodes, nodes == 1 ? "" : "s", format_number(years, 1)),
-                         static_cast<double>(nodes), cost, cost / (years * 12), cited(cm)});
+      q.lines.push_back({cm.id,
+                         named("quote.line.per_nodes_years", cm).fact(node_count(nodes)).fact("years", years_text(years)),
+                         static_cast<double>(nodes), cost, cost / (years * 12), cited(cm), cited_zh(cm)});
     } else {
       q.lines.push_back({cm.id,
-                         fmt::format("{}: no licence; ≈{} engineer-weeks to set up (staff cost, see hidden costs)",
-                                     cm.name, format_number(cm.opt_number("setup_engineer_weeks").value_or(0))),
-                         static_cast<double>(nodes), {}, {}, cited(cm)});
+                         named("quote.line.setup_weeks", cm)
+                             .fact("weeks", format_number(cm.opt_number("setup_engineer_weeks").value_or(0))),
+                         static_cast<double>(nodes), {}, {}, cited(cm), cited_zh(cm)});
     }
   }
 

@@ -10,6 +10,7 @@
 
 #include "catalog/catalog.h"
 #include "core/finding.h"
+#include "core/phrase.h"
 #include "core/range.h"
 #include "plan/config.h"
 
@@ -17,11 +18,12 @@ namespace gpuplan::plan {
 
 struct QuoteLine {
   std::string id;    // catalog id of the part, or a derived id ("server-rent", "install.cooling")
-  std::string item;  // what it is, in words, with the arithmetic where there is some
+  Phrase item;       // what it is ("quote.line.*": the part's name with the arithmetic, if any)
   double qty = 0;
   Range buy;           // one-off, when buying
   Range rent_monthly;  // per month, when renting
-  std::string source;  // catalog source and date
+  std::string source;     // catalog source and date
+  std::string source_zh;  // the same in Chinese
 };
 
 struct MarketRange {
@@ -30,6 +32,7 @@ struct MarketRange {
   Range buy;
   Range rent_monthly;
   std::string source;
+  std::string source_zh;
 };
 
 struct HiddenCostLine {

@@ -1,5 +1,7 @@
 #include "plan/recommend.h"
 
+#include "core/text.h"
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -17,7 +19,7 @@ using catalog::Entry;
 Finding reason(const char* id) {
   Finding f;
   f.id = id;
-  f.source = "SPEC C; [S0 §3.1], [S1 §1]";
+  f.source = "S0 §3.1; S0 §2.1; S1 §1";
   return f;
 }
 
@@ -61,7 +63,7 @@ Result<double> parse_params(const std::string& text) {
   double v = 0;
   auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
   if (ec != std::errc() || end != s.data() + s.size() || !std::isfinite(v) || v <= 0)
-    return Error{{}, 0, "--params", "'" + text + "' is not a model size (e.g. 7B, 13B, 175B, 1.5T)"};
+    return Error{{}, 0, "--params", Phrase("error.recommend.params").fact("got", text)};
   return v * scale;
 }
 
@@ -78,7 +80,9 @@ Result<Recommendation> recommend(const Workload& w, const Catalog& cat) {
       break;
     }
   }
-  if (!rule) return Error{{}, 0, "--params", "no catalog recommend_rule covers " + std::string(task_name(w.task)) + " at " + params_text(w.params_b) + "B"};
+  if (!rule)
+    return Error{{}, 0, "--params",
+                 Phrase("error.recommend.no_rule").fact("task", task_name(w.task)).fact("params", params_text(w.params_b))};
   int gpus = static_cast<int>(rule->number("gpus"));
   int nodes = static_cast<int>(rule->number("nodes"));
   Finding why_rule = reason("recommend.rule");
@@ -91,7 +95,8 @@ Result<Recommendation> recommend(const Workload& w, const Catalog& cat) {
   for (const Entry* g : cat.of_kind("gpu"))
     if (w.gpu.empty() ? g->text("family") == w.gpu_family : g->id == w.gpu) family.push_back(g);
   if (family.empty())
-    return Error{{}, 0, w.gpu.empty() ? "--gpu-family" : "--gpu", "no catalog GPU '" + (w.gpu.empty() ? w.gpu_family : w.gpu) + "'"};
+    return Error{{}, 0, w.gpu.empty() ? "--gpu-family" : "--gpu",
+                 unknown_id("gpu", w.gpu.empty() ? w.gpu_family : w.gpu, cat.ids_of_kind("gpu"))};
   const double gpu_memory_gb = family.front()->number("memory_gb");
   const double bytes = cat.threshold(training ? "recommend.bytes_per_param_training" : "recommend.bytes_per_param_inference");
   const double usable_gb = gpu_memory_gb * cat.threshold("recommend.gpu_memory_usable_fraction");
@@ -115,7 +120,7 @@ Result<Recommendation> recommend(const Workload& w, const Catalog& cat) {
 
   // 3. Platform: round the GPU count up to one a platform takes.
   const Entry* platform = choose_platform(cat, family, gpus, training);
-  if (!platform) return Error{{}, 0, "--params", "no catalog platform takes " + std::to_string(gpus) + " GPUs"};
+  if (!platform) return Error{{}, 0, "--params", Phrase("error.recommend.no_platform").fact("gpus", std::to_string(gpus))};
   gpus = std::max(gpus, 1);
   const Entry* gpu = nullptr;
   for (const Entry* g : family)
@@ -128,18 +133,19 @@ Result<Recommendation> recommend(const Workload& w, const Catalog& cat) {
   c.gpus = gpus;
   c.nodes = nodes;
   c.platform = platform->id;
-  c.name = std::string("Recommended for ") + task_name(w.task) + " of a " + params_text(w.params_b) + "B model";
+  // Ids and figures only: the name is written into a configuration file and read in any language.
+  c.name = std::string(task_name(w.task)) + " · " + params_text(w.params_b) + "B";
   Finding why_platform = reason("recommend.platform");
-  why_platform.fact("gpus", std::to_string(gpus)).fact("platform", platform->name);
+  why_platform.fact("gpus", std::to_string(gpus)).fact("platform", platform->name, platform->display_name_zh());
   rec.why.push_back(why_platform);
 
   // 4. CPU: enough cores for the GPUs' data loading, more for many concurrent requests.
   const double cores_per_gpu = cat.threshold("recommend.cores_per_gpu");
   double cores_needed = gpus * cores_per_gpu;
-  std::string core_reason = num(cores_per_gpu) + " per GPU";
+  std::vector<Phrase> core_reason = {Phrase("recommend.cores_per_gpu").fact("cores", num(cores_per_gpu))};
   if (w.concurrency >= cat.threshold("recommend.high_concurrency")) {
     cores_needed = std::max(cores_needed, static_cast<double>(w.concurrency));
-    core_reason += ", one per concurrent request at " + std::to_string(w.concurrency);
+    core_reason.push_back(Phrase("recommend.core_per_request").fact("concurrency", std::to_string(w.concurrency)));
   }
   const int sockets = static_cast<int>(platform->number("cpu_sockets"));
   // The cheapest CPU with enough cores, or, if none has, the one with the most.
@@ -156,7 +162,7 @@ Result<Recommendation> recommend(const Workload& w, const Catalog& cat) {
     c.cpu = cpu->id;
     Finding f = reason("recommend.cpu");
     f.fact("cores_needed", num(cores_needed)).fact("reason", core_reason).fact("sockets", std::to_string(sockets))
-        .fact("cpu", cpu->name).fact("cores", num(cpu->number("cores") * sockets));
+        .fact("cpu", cpu->name, cpu->display_name_zh()).fact("cores", num(cpu->number("cores") * sockets));
     rec.why.push_back(f);
   }
 
@@ -186,7 +192,7 @@ Result<Recommendation> recommend(const Workload& w, const Catalog& cat) {
     int count = static_cast<int>(std::ceil(want_tb / disk.number("capacity_tb") - 1e-9));
     c.data_disk = {disk.id, count};
     Finding f = reason("recommend.storage");
-    f.fact("disks", std::to_string(count)).fact("disk", disk.name).fact("capacity", num(count * disk.number("capacity_tb"), 2))
+    f.fact("disks", std::to_string(count)).fact("disk", disk.name, disk.display_name_zh()).fact("capacity", num(count * disk.number("capacity_tb"), 2))
         .fact("dataset", num(w.dataset_tb, 1)).fact("headroom", num(headroom)).fact("min", num(min_tb));
     rec.why.push_back(f);
   }
@@ -204,7 +210,8 @@ Result<Recommendation> recommend(const Workload& w, const Catalog& cat) {
     if (sw && nic) c.network_switch = PartCount{sw->id, static_cast<int>(std::ceil(nodes * gpus / sw->number("ports")))};
     if (rule->flag("cluster_manager") && !managers.empty()) c.cluster_manager = managers.front()->id;
     Finding f = reason("recommend.network");
-    f.fact("nodes", std::to_string(nodes)).fact("nics", nic ? std::to_string(gpus) + " × " + nic->name : "—")
+    f.fact("nodes", std::to_string(nodes)).fact("nics", nic ? std::to_string(gpus) + " × " + nic->name : "—",
+                                                    nic ? std::to_string(gpus) + " × " + nic->display_name_zh() : "—")
         .fact("cluster_manager", c.cluster_manager.empty() ? "—" : c.cluster_manager);
     rec.why.push_back(f);
   }
@@ -248,7 +255,7 @@ Result<Recommendation> recommend(const Workload& w, const Catalog& cat) {
     if (rack) {
       rec.config.rack = rack->id;
       Finding f = reason("recommend.rack");
-      f.fact("peak", format_watts(peak)).fact("rack", rack->name).fact("continuous", format_watts(watts(rack) * fraction));
+      f.fact("peak", format_watts(peak)).fact("rack", rack->name, rack->display_name_zh()).fact("continuous", format_watts(watts(rack) * fraction));
       rec.why.push_back(f);
     }
   }
@@ -259,7 +266,8 @@ Result<Recommendation> recommend(const Workload& w, const Catalog& cat) {
     if (total.low > *w.budget) {
       Finding f = reason("recommend.budget");
       f.severity = Severity::kWarn;
-      f.fact("mode", w.mode == Mode::kBuy ? "buy" : "rent").fact("total", format_money_range(total, "CNY"))
+      f.fact("mode", {Phrase(w.mode == Mode::kBuy ? "recommend.mode.buy" : "recommend.mode.rent")})
+          .fact("total", format_money_range(total, "CNY"))
           .fact("budget", format_money(*w.budget, "CNY"));
       rec.why.push_back(f);
     }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -10,6 +11,7 @@
 #include "core/units.h"
 #include "core/version.h"
 #include "plan/quote.h"
+#include "plan/software_matrix.h"
 
 namespace gpuplan::plan {
 namespace {
@@ -27,7 +29,7 @@ void check_power_rack(const Quote& q, const Catalog& cat, std::vector<Finding>& 
   const double capacity = rack.number("amps") * rack.number("volts");
   const double fraction = cat.threshold("rack.continuous_fraction");
   const double load = q.power.total_w() * q.config.servers_per_rack;
-  const char* source = "SPEC B1; [S0 §3.3]; rack.continuous_fraction";
+  const char* source = "S0 §3.3";
   Finding f;
   if (load > capacity) f = make_finding("power.rack", Severity::kFail, "over", source);
   else if (load > capacity * fraction) f = make_finding("power.rack", Severity::kWarn, "near", source);
@@ -53,8 +55,8 @@ void check_power_psu(const Quote& q, const Catalog& cat, std::vector<Finding>& o
   const double redundant_ok = (cooling.number("psu_count") - cooling.number("psu_redundant")) * psu_w;
   const double load = q.power.total_w();
   Finding f;
-  if (load > total) f = make_finding("power.psu", Severity::kFail, "over", "SPEC B1; vendor PSU data");
-  else if (load > redundant_ok) f = make_finding("power.psu", Severity::kWarn, "no_redundancy", "SPEC B1; vendor PSU data");
+  if (load > total) f = make_finding("power.psu", Severity::kFail, "over", "S0 §3.3; nvidia-dgx-a100");
+  else if (load > redundant_ok) f = make_finding("power.psu", Severity::kWarn, "no_redundancy", "S0 §3.3; nvidia-dgx-a100");
   else return;
   f.fact("load", watts(load))
       .fact("psus", format_number(cooling.number("psu_count")) + " × " + watts(psu_w))
@@ -87,13 +89,13 @@ void check_pcie_lanes(const Quote& q, const Catalog& cat, std::vector<Finding>& 
   }
   const double needed = gpu_lanes + nvme_lanes + nic_lanes;
   if (needed <= available) return;
-  Finding f = make_finding("pcie.lanes", Severity::kFail, "", "SPEC B2; [S1 §2] (lane counts corrected, SPEC §J); CPU data sheet");
+  Finding f = make_finding("pcie.lanes", Severity::kFail, "", "S1 §2; corrections; amd-epyc-7003; intel-xeon-8480");
   f.fact("needed", format_number(needed))
       .fact("available", format_number(available))
       .fact("gpu_lanes", format_number(gpu_lanes))
       .fact("nvme_lanes", format_number(nvme_lanes))
       .fact("nic_lanes", format_number(nic_lanes))
-      .fact("cpu", cpu.name)
+      .fact("cpu", cpu.name, cpu.display_name_zh())
       .fact("sockets", std::to_string(c.cpu_sockets));
   out.push_back(f);
 }
@@ -103,17 +105,21 @@ void check_pcie_slot(const Quote& q, const Catalog& cat, std::vector<Finding>& o
   const ServerConfig& c = q.config;
   const Entry& platform = *cat.find("platform", c.platform);
   const Entry& gpu = *cat.find("gpu", c.gpu);
-  const char* source = "SPEC B2; [S1 §2, §5 #2]";
+  const char* source = "S1 §2; S1 §5 #2";
   if (gpu.text("form_factor") != platform.text("gpu_form_factor")) {
     Finding f = make_finding("pcie.slot", Severity::kFail, "form_factor", source);
-    f.fact("gpu", gpu.name).fact("gpu_form", gpu.text("form_factor")).fact("platform", platform.name)
+    f.fact("gpu", gpu.name, gpu.display_name_zh())
+        .fact("gpu_form", gpu.text("form_factor"))
+        .fact("platform", platform.name, platform.display_name_zh())
         .fact("platform_form", platform.text("gpu_form_factor"));
     out.push_back(f);
     return;
   }
   if (c.gpus > platform.number("max_gpus")) {
     Finding f = make_finding("pcie.slot", Severity::kFail, "count", source);
-    f.fact("gpus", std::to_string(c.gpus)).fact("platform", platform.name).fact("max", format_number(platform.number("max_gpus")));
+    f.fact("gpus", std::to_string(c.gpus))
+        .fact("platform", platform.name, platform.display_name_zh())
+        .fact("max", format_number(platform.number("max_gpus")));
     out.push_back(f);
     return;
   }
@@ -122,12 +128,13 @@ void check_pcie_slot(const Quote& q, const Catalog& cat, std::vector<Finding>& o
   if (gpu.text("form_factor") == "pcie" && c.gpus > direct) {
     Finding f = make_finding("pcie.slot", Severity::kWarn, "switched", source);
     f.fact("gpus", std::to_string(c.gpus)).fact("direct", std::to_string(direct))
-        .fact("switched", std::to_string(c.gpus - direct)).fact("platform", platform.name);
+        .fact("switched", std::to_string(c.gpus - direct))
+        .fact("platform", platform.name, platform.display_name_zh());
     out.push_back(f);
   }
   if (gpu.number("pcie_gen") > platform.number("pcie_gen")) {
     Finding f = make_finding("pcie.slot", Severity::kWarn, "generation", source);
-    f.fact("gpu", gpu.name).fact("gpu_gen", format_number(gpu.number("pcie_gen")))
+    f.fact("gpu", gpu.name, gpu.display_name_zh()).fact("gpu_gen", format_number(gpu.number("pcie_gen")))
         .fact("platform_gen", format_number(platform.number("pcie_gen")));
     out.push_back(f);
   }
@@ -139,7 +146,7 @@ void check_memory(const Quote& q, const Catalog& cat, std::vector<Finding>& out)
   const double gb = c.memory.count * cat.find("memory", c.memory.part)->number("size_gb");
   const double min_gb = cat.threshold("memory.min_gb");
   if (gb >= min_gb) return;
-  Finding f = make_finding("memory.min", is_training(c.task) ? Severity::kWarn : Severity::kInfo, "", "SPEC B3; [S0 §2.2]");
+  Finding f = make_finding("memory.min", is_training(c.task) ? Severity::kWarn : Severity::kInfo, "", "S0 §2.2");
   f.fact("memory", format_number(gb) + " GB").fact("min", format_number(min_gb) + " GB").fact("task", task_name(c.task));
   out.push_back(f);
 }
@@ -151,7 +158,7 @@ bool has_rdma(const ServerConfig& c, const Catalog& cat) {
 // B4: multi-node training needs RDMA; one node does not need InfiniBand.
 void check_network_rdma(const Quote& q, const Catalog& cat, std::vector<Finding>& out) {
   const ServerConfig& c = q.config;
-  const char* source = "SPEC B4; [S0 §2.3]";
+  const char* source = "S0 §2.3";
   Range ib_cost;
   for (const auto& n : c.nics) {
     const Entry& nic = *cat.find("nic", n.part);
@@ -176,7 +183,7 @@ void check_network_rdma(const Quote& q, const Catalog& cat, std::vector<Finding>
 void check_network_nvlink(const Quote& q, const Catalog& cat, std::vector<Finding>& out) {
   const ServerConfig& c = q.config;
   const std::string link = cat.find("platform", c.platform)->text("interconnect");
-  const char* source = "SPEC B4; [S0 §3.4]";
+  const char* source = "S0 §3.4";
   if (c.gpus > 1 && is_training(c.task) && link == "pcie") {
     Finding f = make_finding("network.nvlink", Severity::kWarn, "missing", source);
     f.fact("gpus", std::to_string(c.gpus)).fact("task", task_name(c.task));
@@ -191,7 +198,7 @@ void check_network_nvlink(const Quote& q, const Catalog& cat, std::vector<Findin
 // A2: metered public traffic is the classic trap (tens of GB of weights per download).
 void check_public_bandwidth(const Quote& q, const Catalog&, std::vector<Finding>& out) {
   if (q.config.public_bandwidth != "metered") return;
-  out.push_back(make_finding("network.public", Severity::kWarn, "metered", "SPEC A2; [S0 §2.3]"));
+  out.push_back(make_finding("network.public", Severity::kWarn, "metered", "S0 §2.3"));
 }
 
 // B5: air cooling in a hot room throttles.
@@ -200,84 +207,56 @@ void check_cooling(const Quote& q, const Catalog& cat, std::vector<Finding>& out
   if (!c.room_temp_c || cat.find("cooling", c.cooling)->text("method") != "air") return;
   const double hot = cat.threshold("cooling.hot_room_c");
   if (*c.room_temp_c < hot) return;
-  Finding f = make_finding("cooling.air", Severity::kWarn, "", "SPEC B5; [S1 §2]; ASHRAE class A2");
+  Finding f = make_finding("cooling.air", Severity::kWarn, "", "S1 §2; ashrae-thermal");
   f.fact("room", format_number(*c.room_temp_c, 1) + " °C").fact("limit", format_number(hot) + " °C")
       .fact("throttle", format_number(cat.threshold("cooling.air_throttle_pct")) + "%");
   out.push_back(f);
 }
 
-int major_of(const std::string& v) { return std::atoi(v.c_str()); }
-
-// B6: versions against the dated compatibility matrix.
+// B6: versions against the dated compatibility matrix, judged as acceptance judges them.
 void check_software(const Quote& q, const Catalog& cat, std::vector<Finding>& out) {
   const SoftwareVersions& s = q.config.software;
-  const char* source = "SPEC B6; [S0 §3.4]";
   if (!s.any()) {
-    out.push_back(make_finding("software.matrix", Severity::kInfo, "unspecified", source));
+    out.push_back(make_finding("software.matrix", Severity::kInfo, "unspecified", "S0 §3.4"));
     return;
   }
-  auto given = [&](const std::string& component) -> const std::optional<std::string>& {
-    if (component == "driver") return s.driver;
-    if (component == "cuda") return s.cuda;
-    if (component == "cudnn") return s.cudnn;
-    if (component == "pytorch") return s.pytorch;
-    return s.tensorflow;
+  std::map<std::string, std::string> versions;
+  auto given = [&](const char* component, const std::optional<std::string>& v) {
+    if (v) versions[component] = *v;
   };
-  for (const Entry* row : cat.of_kind("software")) {
-    const std::string component = row->text("component");
-    const auto& version = given(component);
-    if (!version) continue;
-    const std::string as_of = row->as_of;
-    if (row->has("min_version") && compare_versions(*version, row->text("min_version")) < 0) {
-      Finding f = make_finding("software.matrix", component == "driver" ? Severity::kFail : Severity::kWarn, "below_min", source);
-      f.fact("component", component).fact("version", *version).fact("min", row->text("min_version")).fact("as_of", as_of);
-      out.push_back(f);
-    }
-    auto allowed = row->list("allowed");
-    if (!allowed.empty()) {
-      // "12.1.105" is release 12.1.105 of an allowed "12.1" (core/version.h, as acceptance G5).
-      bool listed = version_in(*version, allowed);
-      if (!listed) {
-        std::string joined;
-        for (const auto& a : allowed) joined += (joined.empty() ? "" : ", ") + a;
-        Finding f = make_finding("software.matrix", Severity::kWarn, "not_listed", source);
-        f.fact("component", component).fact("version", *version).fact("allowed", joined).fact("as_of", as_of);
-        out.push_back(f);
-      }
-    }
-  }
-  // CUDA 12.x needs a 525-series driver or later.
-  if (s.cuda && s.driver && major_of(*s.cuda) >= 12 && major_of(*s.driver) < 525) {
-    Finding f = make_finding("software.matrix", Severity::kFail, "cuda_driver", source);
-    f.fact("cuda", *s.cuda).fact("driver", *s.driver);
-    out.push_back(f);
-  }
+  given("driver", s.driver);
+  given("cuda", s.cuda);
+  given("cudnn", s.cudnn);
+  given("pytorch", s.pytorch);
+  given("tensorflow", s.tensorflow);
+  for (Finding& f : judge_versions(versions, cat)) out.push_back(std::move(f));
 }
 
-void check_band(const char* id, const Range& per_gpu, const Range& band, const char* unit, std::vector<Finding>& out) {
-  const char* source = "SPEC A3; [S0 §3.2]";
+// The figures are in CNY per GPU (purchase) or per GPU-month (rent): the message says which.
+void check_band(const char* id, const Range& per_gpu, const Range& band, std::vector<Finding>& out) {
+  const char* source = "S0 §3.2; corrections";
   Finding f;
   if (per_gpu.low > band.high) f = make_finding(id, Severity::kWarn, "above", source);
   else if (per_gpu.high < band.low) f = make_finding(id, Severity::kInfo, "below", source);
   else return;
-  f.fact("per_gpu", cny(per_gpu) + unit).fact("band", cny(band) + unit);
+  f.fact("per_gpu", cny(per_gpu)).fact("band", cny(band));
   out.push_back(f);
 }
 
 // A3: per-GPU monthly rent and purchase against the article's sanity band.
 void check_band_rent(const Quote& q, const Catalog& cat, std::vector<Finding>& out) {
   if (!q.market) return;  // no rent figure to judge
-  check_band("band.rent_per_gpu", q.rent_per_gpu_month, cat.threshold_range("band.rent_per_gpu_month"), "/GPU-month", out);
+  check_band("band.rent_per_gpu", q.rent_per_gpu_month, cat.threshold_range("band.rent_per_gpu_month"), out);
 }
 
 void check_band_buy(const Quote& q, const Catalog& cat, std::vector<Finding>& out) {
-  check_band("band.buy_per_gpu", q.buy_per_gpu, cat.threshold_range("band.buy_per_gpu"), "/GPU", out);
+  check_band("band.buy_per_gpu", q.buy_per_gpu, cat.threshold_range("band.buy_per_gpu"), out);
 }
 
 // A2: the component build-up of one node against the whole-server market range.
 void check_market(const Quote& q, const Catalog& cat, std::vector<Finding>& out) {
   if (!q.market) {
-    Finding f = make_finding("market.range", Severity::kWarn, "unknown", "SPEC A2; [S0 §2.1]");
+    Finding f = make_finding("market.range", Severity::kWarn, "unknown", "S0 §2.1");
     f.fact("gpu", q.config.gpu).fact("gpus", std::to_string(q.config.gpus));
     out.push_back(f);
     return;
@@ -285,7 +264,7 @@ void check_market(const Quote& q, const Catalog& cat, std::vector<Finding>& out)
   const double tolerance = cat.threshold("market.tolerance");
   const Range widened{q.market->buy.low * (1 - tolerance), q.market->buy.high * (1 + tolerance)};
   if (q.node_hardware_buy.overlaps(widened)) return;
-  Finding f = make_finding("market.range", Severity::kWarn, q.node_hardware_buy.low > widened.high ? "above" : "below", "SPEC A2, §J; [S0 §1, §2.1]");
+  Finding f = make_finding("market.range", Severity::kWarn, q.node_hardware_buy.low > widened.high ? "above" : "below", "S0 §2.1; S0 §1; corrections");
   f.fact("build_up", cny(q.node_hardware_buy)).fact("market", cny(q.market->buy))
       .fact("market_gpus", std::to_string(q.market->gpus)).fact("tolerance", format_number(tolerance * 100) + "%");
   out.push_back(f);
@@ -294,7 +273,7 @@ void check_market(const Quote& q, const Catalog& cat, std::vector<Finding>& out)
 // B7: what the platform lacks for the next few years, as advisories.
 void check_future(const Quote& q, const Catalog& cat, std::vector<Finding>& out) {
   const Entry& platform = *cat.find("platform", q.config.platform);
-  const char* source = "SPEC B7; [S1 §6]";
+  const char* source = "S1 §6";
   if (platform.number("pcie_gen") < 5) {
     Finding f = make_finding("future.pcie5", Severity::kInfo, "", source);
     if (const Entry* up = cat.find("upgrade", "pcie5-ready-platform")) f.fact("cost", cny(up->range("delta")));
@@ -308,20 +287,20 @@ void check_future(const Quote& q, const Catalog& cat, std::vector<Finding>& out)
 }
 
 const std::vector<Rule> kRules = {
-    {"power.rack", "B1", check_power_rack},
-    {"power.psu", "B1", check_power_psu},
-    {"pcie.lanes", "B2", check_pcie_lanes},
-    {"pcie.slot", "B2", check_pcie_slot},
-    {"memory.min", "B3", check_memory},
-    {"network.rdma", "B4", check_network_rdma},
-    {"network.nvlink", "B4", check_network_nvlink},
-    {"network.public", "A2", check_public_bandwidth},
-    {"cooling.air", "B5", check_cooling},
-    {"software.matrix", "B6", check_software},
-    {"band.rent_per_gpu", "A3", check_band_rent},
-    {"band.buy_per_gpu", "A3", check_band_buy},
-    {"market.range", "A2", check_market},
-    {"future.", "B7", check_future},
+    {"power.rack", check_power_rack},
+    {"power.psu", check_power_psu},
+    {"pcie.lanes", check_pcie_lanes},
+    {"pcie.slot", check_pcie_slot},
+    {"memory.min", check_memory},
+    {"network.rdma", check_network_rdma},
+    {"network.nvlink", check_network_nvlink},
+    {"network.public", check_public_bandwidth},
+    {"cooling.air", check_cooling},
+    {"software.matrix", check_software},
+    {"band.rent_per_gpu", check_band_rent},
+    {"band.buy_per_gpu", check_band_buy},
+    {"market.range", check_market},
+    {"future.", check_future},
 };
 
 }  // namespace
@@ -331,7 +310,7 @@ const std::vector<Rule>& rules() { return kRules; }
 std::vector<Finding> check_rules(const Quote& quote, const Catalog& catalog) {
   std::vector<Finding> out;
   for (const Rule& rule : kRules) rule.check(quote, catalog, out);
-  std::stable_sort(out.begin(), out.end(), [](const Finding& a, const Finding& b) { return a.severity > b.severity; });
+  std::stable_sort(out.begin(), out.end(), [](const Finding& a, const Finding& b) { return weighs_more(a.severity, b.severity); });
   return out;
 }
 

@@ -14,8 +14,7 @@ namespace gpuplan::plan {
 struct Quote;
 
 struct Rule {
-  const char* id;  // the stable finding id, or its prefix for a family ("future.")
-  const char* spec;
+  const char* id;  // the stable finding id, or its prefix for a family ("future."); docs/rules.md#id
   void (*check)(const Quote&, const catalog::Catalog&, std::vector<Finding>&);
 };
 

@@ -252,8 +252,7 @@ std::vector<const PciDevice*> PciTopology::below(std::string_view bridge) const 
 }
 
 Result<PciTopology> probe_pci(const HostFs& fs) {
-  if (!fs.exists(kPciDevices))
-    return Error{fs.real(kPciDevices), 0, "", "no PCI devices directory: not a Linux host or host snapshot"};
+  if (!fs.exists(kPciDevices)) return Error{fs.real(kPciDevices), 0, "", Phrase("error.pci.no_devices")};
   PciTopology topo;
   std::set<std::string> seen;
   for (const auto& name : fs.list(kPciDevices)) {

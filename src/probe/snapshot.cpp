@@ -21,6 +21,12 @@ using Writer = std::unique_ptr<archive, decltype(&archive_write_free)>;
 using Reader = std::unique_ptr<archive, decltype(&archive_read_free)>;
 using EntryPtr = std::unique_ptr<archive_entry, decltype(&archive_entry_free)>;
 
+// `key` with libarchive's error text as its "why", or error.unknown_reason when it has none.
+Phrase archive_failure(const char* key, archive* a) {
+  const char* why = archive_error_string(a);
+  return why ? Phrase(key).fact("why", why) : Phrase(key).fact("why", {Phrase("error.unknown_reason")});
+}
+
 // "/a/b/../c" → "/a/c"; never climbs above "/".
 std::string normalise(const std::string& path) {
   std::vector<std::string> parts;
@@ -165,8 +171,7 @@ class SnapshotWriter {
   }
 
   void fail(const std::string& name) {
-    const char* why = archive_error_string(a_);
-    failed_ = Error{"", 0, name, std::string("cannot write to the snapshot: ") + (why ? why : "unknown error")};
+    failed_ = Error{"", 0, name, archive_failure("error.snapshot.cannot_write_entry", a_)};
   }
 
   const HostFs& fs_;
@@ -202,12 +207,11 @@ bool safe_name(const std::string& name) {
 // archived in the other order (x/l2 first) is refused when x/l1 arrives as a link.
 class LinkGuard {
  public:
-  // "" when `target` of the link archived as `name` stays inside; otherwise why not.
-  std::string check(const std::string& name, const std::string& target) {
+  // nullopt when `target` of the link archived as `name` stays inside; otherwise why not.
+  std::optional<Phrase> check(const std::string& name, const std::string& target) {
     const std::string link = clean(name);
-    if (climbed_through_.count(link))
-      return "refused: an earlier link in the snapshot climbs back out through this path";
-    if (target.empty() || target.front() == '/') return "refused: the link points outside the snapshot";
+    if (climbed_through_.count(link)) return Phrase("error.snapshot.link_climbed_through");
+    if (target.empty() || target.front() == '/') return Phrase("error.snapshot.link_outside");
     std::vector<std::string> here = components(link);
     here.pop_back();  // the link's directory
     std::vector<bool> descended(here.size(), false);
@@ -216,8 +220,8 @@ class LinkGuard {
     for (const auto& part : components(target)) {
       if (part == ".") continue;
       if (part == "..") {
-        if (here.empty()) return "refused: the link points outside the snapshot";
-        if (through_link) return "refused: the link climbs back out through another link in the snapshot";
+        if (here.empty()) return Phrase("error.snapshot.link_outside");
+        if (through_link) return Phrase("error.snapshot.link_through_link");
         if (descended.back()) climbed.push_back(join(here));
         here.pop_back();
         descended.pop_back();
@@ -229,7 +233,7 @@ class LinkGuard {
     }
     links_.insert(link);
     climbed_through_.insert(climbed.begin(), climbed.end());
-    return "";
+    return std::nullopt;
   }
 
  private:
@@ -250,7 +254,7 @@ Result<int> write_snapshot(const HostFs& fs, const SnapshotContent& content, con
   archive_write_add_filter_gzip(a.get());
   archive_write_set_format_pax_restricted(a.get());
   if (archive_write_open_filename(a.get(), out.c_str()) != ARCHIVE_OK)
-    return Error{out, 0, {}, std::string("cannot write the snapshot: ") + archive_error_string(a.get())};
+    return Error{out, 0, {}, archive_failure("error.snapshot.cannot_write", a.get())};
   SnapshotWriter w(fs, a.get());
   for (const auto& [name, text] : content.captures) w.add_text("gpuplan/" + name, text);
   for (const auto& [link, target] : fs.links_followed()) w.add_link(link, target);
@@ -262,7 +266,7 @@ Result<int> write_snapshot(const HostFs& fs, const SnapshotContent& content, con
     return e;
   }
   if (archive_write_close(a.get()) != ARCHIVE_OK)
-    return Error{out, 0, {}, std::string("cannot finish the snapshot: ") + archive_error_string(a.get())};
+    return Error{out, 0, {}, archive_failure("error.snapshot.cannot_finish", a.get())};
   return w.entries();
 }
 
@@ -271,15 +275,14 @@ Result<int> unpack_snapshot(const std::string& path, const std::string& dir, con
   archive_read_support_filter_all(a.get());
   archive_read_support_format_tar(a.get());
   if (archive_read_open_filename(a.get(), path.c_str(), 1 << 16) != ARCHIVE_OK)
-    return Error{path, 0, {}, std::string("cannot read the snapshot: ") + archive_error_string(a.get())};
+    return Error{path, 0, {}, archive_failure("error.snapshot.cannot_read", a.get())};
   std::error_code ec;
   fs::create_directories(dir, ec);
-  if (ec) return Error{dir, 0, {}, "cannot create the directory: " + ec.message()};
+  if (ec) return Error{dir, 0, {}, Phrase("error.dir.cannot_create").fact("why", ec.message())};
   Writer disk(archive_write_disk_new(), &archive_write_free);
   archive_write_disk_set_options(disk.get(), ARCHIVE_EXTRACT_SECURE_SYMLINKS | ARCHIVE_EXTRACT_SECURE_NODOTDOT);
   auto disk_error = [&](const std::string& name) {
-    const char* why = archive_error_string(disk.get());
-    return Error{path, 0, name, std::string("cannot unpack: ") + (why ? why : "unknown error")};
+    return Error{path, 0, name, archive_failure("error.snapshot.cannot_unpack", disk.get())};
   };
   LinkGuard links;
   size_t entries = 0;
@@ -288,27 +291,28 @@ Result<int> unpack_snapshot(const std::string& path, const std::string& dir, con
   for (;;) {
     const int r = archive_read_next_header(a.get(), &e);
     if (r == ARCHIVE_EOF) break;
-    if (r != ARCHIVE_OK)
-      return Error{path, 0, {}, std::string("not a readable snapshot: ") + archive_error_string(a.get())};
+    if (r != ARCHIVE_OK) return Error{path, 0, {}, archive_failure("error.snapshot.unreadable", a.get())};
     const std::string name = archive_entry_pathname(e) ? archive_entry_pathname(e) : "";
     const auto type = archive_entry_filetype(e);
     if (entries == limits.max_entries)
-      return Error{path, 0, name, "refused: more than " + std::to_string(limits.max_entries) + " entries"};
-    if (!safe_name(name)) return Error{path, 0, name, "refused: the path leaves the snapshot"};
+      return Error{path, 0, name,
+                   Phrase("error.snapshot.too_many_entries").fact("max", std::to_string(limits.max_entries))};
+    if (!safe_name(name)) return Error{path, 0, name, Phrase("error.snapshot.path_leaves")};
     if (type == AE_IFLNK) {
       const char* target = archive_entry_symlink(e);
-      if (!target) return Error{path, 0, name, "refused: the link points outside the snapshot"};
-      if (std::string why = links.check(name, target); !why.empty()) return Error{path, 0, name, why};
+      if (!target) return Error{path, 0, name, Phrase("error.snapshot.link_outside")};
+      if (auto why = links.check(name, target)) return Error{path, 0, name, std::move(*why)};
     } else if (type != AE_IFREG && type != AE_IFDIR) {
-      return Error{path, 0, name, "refused: only files, directories and links belong in a snapshot"};
+      return Error{path, 0, name, Phrase("error.snapshot.not_file")};
     }
-    if (archive_entry_hardlink(e)) return Error{path, 0, name, "refused: hard links do not belong in a snapshot"};
+    if (archive_entry_hardlink(e)) return Error{path, 0, name, Phrase("error.snapshot.hard_link")};
     const auto too_big = [&](uint64_t file_bytes) -> std::optional<Error> {
       if (file_bytes > limits.max_file_bytes)
-        return Error{path, 0, name, "refused: larger than " + std::to_string(limits.max_file_bytes) + " bytes"};
+        return Error{path, 0, name,
+                     Phrase("error.snapshot.file_too_large").fact("max", std::to_string(limits.max_file_bytes))};
       if (total_bytes + file_bytes > limits.max_total_bytes)
         return Error{path, 0, name,
-                     "refused: the snapshot unpacks to more than " + std::to_string(limits.max_total_bytes) + " bytes"};
+                     Phrase("error.snapshot.total_too_large").fact("max", std::to_string(limits.max_total_bytes))};
       return std::nullopt;
     };
     // The size the header declares is refused before anything is written; the blocks below are
@@ -330,8 +334,7 @@ Result<int> unpack_snapshot(const std::string& path, const std::string& dir, con
       // silently truncated file.
       if (archive_write_data_block(disk.get(), block, size, offset) != ARCHIVE_OK) return disk_error(name);
     }
-    if (rr != ARCHIVE_EOF)
-      return Error{path, 0, name, std::string("truncated snapshot: ") + archive_error_string(a.get())};
+    if (rr != ARCHIVE_EOF) return Error{path, 0, name, archive_failure("error.snapshot.truncated", a.get())};
     if (archive_write_finish_entry(disk.get()) != ARCHIVE_OK) return disk_error(name);
     total_bytes += file_bytes;
     ++entries;

@@ -46,11 +46,15 @@ std::optional<double> to_double(std::string_view s) {
   return v;
 }
 
-Error error_at(int line, std::string message) { return Error{"", line, "", std::move(message)}; }
+Error error_at(int line, Phrase message) {
+  return Error{"", line, "", std::move(message)};
+}
 
-std::string shown(std::string_view s) {
-  constexpr size_t kMax = 60;  // enough to recognise the line, short enough for one message line
-  return "'" + std::string(s.substr(0, kMax)) + (s.size() > kMax ? "…'" : "'");
+// The offending input as the fact "got" of `key`, cut short: enough to recognise the line, short
+// enough for one message line.
+Phrase got(const char* key, std::string_view s) {
+  constexpr size_t kMax = 60;
+  return Phrase(key).fact("got", std::string(s.substr(0, kMax)) + (s.size() > kMax ? "…" : ""));
 }
 
 // --- smartctl --json -----------------------------------------------------------------------------
@@ -73,7 +77,7 @@ const json* find_path(const json& j, std::string_view path) {
 std::string string_field(const json& j, std::string_view path) {
   const json* v = find_path(j, path);
   if (!v) return "";
-  if (!v->is_string()) throw ParseFailure{Error{"", 0, std::string(path), "expected a string"}};
+  if (!v->is_string()) throw ParseFailure{Error{"", 0, std::string(path), Phrase("error.json.not_string")}};
   return v->get<std::string>();
 }
 
@@ -81,7 +85,7 @@ std::optional<uint64_t> count_field(const json& j, std::string_view path) {
   const json* v = find_path(j, path);
   if (!v) return std::nullopt;
   if (!v->is_number_unsigned() && !(v->is_number_integer() && v->get<int64_t>() >= 0))
-    throw ParseFailure{Error{"", 0, std::string(path), "expected a non-negative integer, got " + v->dump()}};
+    throw ParseFailure{Error{"", 0, std::string(path), Phrase("error.json.not_unsigned_got").fact("got", v->dump())}};
   return v->get<uint64_t>();
 }
 
@@ -160,9 +164,9 @@ Result<SmartNvme> parse_smartctl_json(std::string_view text) {
     j = json::parse(text);
   } catch (const json::parse_error& e) {
     // nlohmann says where: "[json.exception.parse_error.101] parse error at line 3, column 5: ..."
-    return Error{"", 0, "", std::string("expected smartctl --json output: ") + e.what()};
+    return Error{"", 0, "", Phrase("error.smart.not_json").fact("why", e.what())};
   }
-  if (!j.is_object()) return Error{"", 0, "", "expected a JSON object (smartctl --json output)"};
+  if (!j.is_object()) return Error{"", 0, "", Phrase("error.smart.not_object")};
   try {
     SmartNvme s;
     s.device = string_field(j, "device.name");
@@ -179,21 +183,21 @@ Result<SmartNvme> parse_smartctl_json(std::string_view text) {
             why += (why.empty() ? "" : "; ") + m["string"].get<std::string>();
       }
       return Error{"", 0, "nvme_smart_health_information_log",
-                   "missing: expected the NVMe health log of `smartctl --json -a /dev/nvmeN`" +
-                       (why.empty() ? std::string() : " (smartctl said: " + why + ")")};
+                   why.empty() ? Phrase("error.smart.no_health_log")
+                               : Phrase("error.smart.no_health_log_said").fact("said", why)};
     }
-    if (!log->is_object()) return Error{"", 0, "nvme_smart_health_information_log", "expected an object"};
+    if (!log->is_object()) return Error{"", 0, "nvme_smart_health_information_log", Phrase("error.json.not_object")};
     if (auto used = count_field(j, "nvme_smart_health_information_log.percentage_used")) {
       // NVMe lets the estimate pass 100 (up to 255) once the rated endurance is used up.
       if (*used > 255)
         return Error{"", 0, "nvme_smart_health_information_log.percentage_used",
-                     "expected 0–255, got " + std::to_string(*used)};
+                     Phrase("error.smart.percentage_range").fact("got", std::to_string(*used))};
       s.percentage_used = static_cast<int>(*used);
     }
     s.media_errors = count_field(j, "nvme_smart_health_information_log.media_errors");
     s.critical_warning = count_field(j, "nvme_smart_health_information_log.critical_warning");
     if (const json* passed = find_path(j, "smart_status.passed")) {
-      if (!passed->is_boolean()) return Error{"", 0, "smart_status.passed", "expected true or false"};
+      if (!passed->is_boolean()) return Error{"", 0, "smart_status.passed", Phrase("error.json.not_bool")};
       s.smart_passed = passed->get<bool>();
     }
     return s;
@@ -212,16 +216,15 @@ Result<std::vector<IbstatPort>> parse_ibstat(std::string_view text) {
     std::string_view line = trim(lines[i]);
     if (line.empty()) continue;
     if (starts_with(line, "CA '")) {
-      if (line.size() < 6 || line.back() != '\'')
-        return error_at(line_no, "expected CA 'name', got " + shown(line));
+      if (line.size() < 6 || line.back() != '\'') return error_at(line_no, got("error.ibstat.bad_ca", line));
       ca = std::string(line.substr(4, line.size() - 5));
       in_port = false;
       continue;
     }
     if (starts_with(line, "Port ") && line.back() == ':') {
-      if (ca.empty()) return error_at(line_no, "expected a CA 'name' line before " + shown(line));
+      if (ca.empty()) return error_at(line_no, got("error.ibstat.ca_first", line));
       auto n = to_int(line.substr(5, line.size() - 6));
-      if (!n || *n < 1) return error_at(line_no, "expected 'Port N:' with N ≥ 1, got " + shown(line));
+      if (!n || *n < 1) return error_at(line_no, got("error.ibstat.bad_port", line));
       IbstatPort p;
       p.ca = ca;
       p.port = *n;
@@ -230,9 +233,8 @@ Result<std::vector<IbstatPort>> parse_ibstat(std::string_view text) {
       continue;
     }
     size_t colon = line.find(':');
-    if (colon == std::string_view::npos)
-      return error_at(line_no, "expected CA 'name', 'Port N:' or 'Key: value', got " + shown(line));
-    if (ca.empty()) return error_at(line_no, "expected a CA 'name' line before " + shown(line));
+    if (colon == std::string_view::npos) return error_at(line_no, got("error.ibstat.bad_line", line));
+    if (ca.empty()) return error_at(line_no, got("error.ibstat.ca_first", line));
     if (!in_port) continue;  // the CA's own attributes: type, firmware, GUIDs
     std::string_view key = trim(line.substr(0, colon));
     std::string_view value = trim(line.substr(colon + 1));
@@ -245,15 +247,15 @@ Result<std::vector<IbstatPort>> parse_ibstat(std::string_view text) {
       p.link_layer = std::string(value);
     } else if (key == "Rate") {
       auto rate = to_double(value);  // 2.5 for an SDR 1x link
-      if (!rate || *rate < 0) return error_at(line_no, "expected 'Rate: <Gb/s>', got " + shown(line));
+      if (!rate || *rate < 0) return error_at(line_no, got("error.ibstat.bad_rate", line));
       p.rate_gbps = static_cast<int>(std::lround(*rate));
     } else if (key == "SM lid") {
       auto lid = to_int(value);
-      if (!lid || *lid < 0) return error_at(line_no, "expected 'SM lid: <number>', got " + shown(line));
+      if (!lid || *lid < 0) return error_at(line_no, got("error.ibstat.bad_sm_lid", line));
       p.sm_lid = *lid;
     }
   }
-  if (ports.empty()) return error_at(0, "expected ibstat output with at least one CA 'name' and 'Port N:'");
+  if (ports.empty()) return error_at(0, Phrase("error.ibstat.empty"));
   return ports;
 }
 
@@ -270,7 +272,7 @@ Result<GpuTopology> parse_topo_matrix(std::string_view text) {
   // The header: the first non-blank line, a tab-separated row naming GPU0..GPUn.
   size_t i = 0;
   while (i < lines.size() && trim(lines[i]).empty()) ++i;
-  if (i == lines.size()) return error_at(0, "expected `nvidia-smi topo -m` output, got nothing");
+  if (i == lines.size()) return error_at(0, Phrase("error.topo.empty"));
   const int header_line = static_cast<int>(i) + 1;
   std::vector<std::string> header = split_tabs(lines[i]);
   if (!header.empty() && header.front().empty()) header.erase(header.begin());
@@ -283,7 +285,7 @@ Result<GpuTopology> parse_topo_matrix(std::string_view text) {
     if (is_trailing) {
       trailing.push_back(h);
     } else if (!trailing.empty()) {
-      return error_at(header_line, "expected no device column after '" + trailing.back() + "', got '" + h + "'");
+      return error_at(header_line, got("error.topo.column_after", h).fact("after", trailing.back()));
     } else if (is_indexed(h, "GPU")) {
       topo.gpus.push_back(h);
       columns.push_back(h);
@@ -292,8 +294,7 @@ Result<GpuTopology> parse_topo_matrix(std::string_view text) {
       columns.push_back(h);
     }
   }
-  if (topo.gpus.empty())
-    return error_at(header_line, "expected a header row of GPU0 … GPUn columns, got " + shown(lines[i]));
+  if (topo.gpus.empty()) return error_at(header_line, got("error.topo.no_gpu_header", lines[i]));
 
   // The rows, up to the first blank line; the legend follows it.
   std::map<std::string, bool> seen;
@@ -304,20 +305,20 @@ Result<GpuTopology> parse_topo_matrix(std::string_view text) {
     const std::string& name = cells[0];
     bool is_gpu_row = is_indexed(name, "GPU");
     bool is_nic_row = std::find(topo.nics.begin(), topo.nics.end(), name) != topo.nics.end();
-    if (!is_gpu_row && !is_nic_row)
-      return error_at(line_no, "expected a row for one of the header's devices, got " + shown(lines[i]));
+    if (!is_gpu_row && !is_nic_row) return error_at(line_no, got("error.topo.unknown_row", lines[i]));
     if (is_gpu_row && std::find(topo.gpus.begin(), topo.gpus.end(), name) == topo.gpus.end())
-      return error_at(line_no, "row " + name + " is not in the header");
+      return error_at(line_no, Phrase("error.topo.row_not_in_header").fact("row", name));
     if (cells.size() < columns.size() + 1)
-      return error_at(line_no, "expected " + std::to_string(columns.size()) + " connections for " + name + ", got " +
-                                   std::to_string(cells.size() - 1));
+      return error_at(line_no, Phrase("error.topo.connection_count")
+                                   .fact("row", name)
+                                   .fact("expected", std::to_string(columns.size()))
+                                   .fact("got", std::to_string(cells.size() - 1)));
     for (size_t c = 0; c < columns.size(); ++c) {
       const std::string& v = cells[c + 1];
       if (!known_connection(v))
-        return error_at(line_no, name + " to " + columns[c] + ": expected X, NV#, PIX, PXB, PHB, NODE or SYS, got '" +
-                                     v + "'");
+        return error_at(line_no, got("error.topo.bad_connection", v).fact("row", name).fact("column", columns[c]));
       if ((v == "X") != (columns[c] == name))
-        return error_at(line_no, name + " to " + columns[c] + ": 'X' marks a device's own column only");
+        return error_at(line_no, Phrase("error.topo.misplaced_x").fact("row", name).fact("column", columns[c]));
     }
     if (!is_gpu_row) continue;  // a NIC's row repeats its column
     seen[name] = true;
@@ -331,8 +332,10 @@ Result<GpuTopology> parse_topo_matrix(std::string_view text) {
     for (size_t c = columns.size() + 1; c < cells.size(); ++c)
       if (!cells[c].empty()) rest.push_back(cells[c]);
     if (rest.size() > trailing.size())
-      return error_at(line_no, "expected at most " + std::to_string(trailing.size()) + " values after the " +
-                                   "connections of " + name + ", got " + std::to_string(rest.size()));
+      return error_at(line_no, Phrase("error.topo.too_many_values")
+                                   .fact("row", name)
+                                   .fact("expected", std::to_string(trailing.size()))
+                                   .fact("got", std::to_string(rest.size())));
     for (size_t c = 0; c < rest.size(); ++c) {
       if (trailing[c] == "CPU Affinity") topo.cpu_affinity[name] = rest[c];
       if (trailing[c] == "NUMA Affinity") topo.numa_affinity[name] = rest[c];
@@ -340,7 +343,7 @@ Result<GpuTopology> parse_topo_matrix(std::string_view text) {
     }
   }
   for (const std::string& g : topo.gpus)
-    if (!seen.count(g)) return error_at(static_cast<int>(i) + 1, "expected a row for " + g + ", the matrix ends here");
+    if (!seen.count(g)) return error_at(static_cast<int>(i) + 1, Phrase("error.topo.missing_row").fact("row", g));
 
   // "NIC Legend:" then "  NIC0: mlx5_0".
   for (; i < lines.size(); ++i) {
@@ -364,28 +367,26 @@ Result<NvlinkStatus> parse_nvlink_status(std::string_view text) {
       status.gpus.push_back(std::move(gpu));
       continue;
     }
-    if (status.gpus.empty()) return error_at(line_no, "expected 'GPU N: name (UUID: …)' first, got " + shown(line));
+    if (status.gpus.empty()) return error_at(line_no, got("error.nvlink.gpu_first", line));
     NvlinkStatus::Gpu& g = status.gpus.back();
     if (starts_with(line, "NVML: ") && line.find("all links are inActive") != std::string_view::npos) continue;
-    if (!starts_with(line, "Link "))
-      return error_at(line_no, "expected 'Link N: <speed> GB/s' or 'Link N: <inactive>', got " + shown(line));
+    if (!starts_with(line, "Link ")) return error_at(line_no, got("error.nvlink.bad_line", line));
     size_t colon = line.find(": ");
     auto index = colon == std::string_view::npos ? std::nullopt : to_int(line.substr(5, colon - 5));
-    if (!index || *index < 0 || *index > 63)
-      return error_at(line_no, "expected 'Link N:' with N from 0 to 63, got " + shown(line));
+    if (!index || *index < 0 || *index > 63) return error_at(line_no, got("error.nvlink.bad_index", line));
     std::string_view value = line.substr(colon + 2);
     std::optional<double> gbs;
     if (value != "<inactive>") {
       constexpr std::string_view kUnit = " GB/s";
       if (value.size() <= kUnit.size() || value.substr(value.size() - kUnit.size()) != kUnit)
-        return error_at(line_no, "expected '<speed> GB/s' or '<inactive>', got " + shown(value));
+        return error_at(line_no, got("error.nvlink.bad_value", value));
       gbs = to_double(value.substr(0, value.size() - kUnit.size()));
-      if (!gbs || *gbs < 0) return error_at(line_no, "expected a speed in GB/s, got " + shown(value));
+      if (!gbs || *gbs < 0) return error_at(line_no, got("error.nvlink.bad_speed", value));
     }
     if (static_cast<size_t>(*index) >= g.links_gbs.size()) g.links_gbs.resize(static_cast<size_t>(*index) + 1);
     g.links_gbs[static_cast<size_t>(*index)] = gbs;
   }
-  if (status.gpus.empty()) return error_at(0, "expected `nvidia-smi nvlink --status` output with a 'GPU N:' line");
+  if (status.gpus.empty()) return error_at(0, Phrase("error.nvlink.empty"));
   return status;
 }
 

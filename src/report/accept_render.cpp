@@ -3,100 +3,134 @@
 #include <map>
 
 #include "report/document.h"
+#include "report/table.h"
 
 namespace gpuplan::report {
 namespace {
 
-using accept::Status;
 using nlohmann::json;
 
-const char* status_colour(Status s) {
+const char* status_colour(Severity s) {
   switch (s) {
-    case Status::kPass: return "\x1b[32m";
-    case Status::kWarn: return "\x1b[33m";
-    case Status::kFail: return "\x1b[31m";
-    case Status::kNeedsEvidence: return "\x1b[36m";
+    case Severity::kPass:
+      return "\x1b[32m";
+    case Severity::kWarn:
+      return "\x1b[33m";
+    case Severity::kFail:
+      return "\x1b[31m";
+    case Severity::kNeedsEvidence:
+    case Severity::kInfo:
+      return "\x1b[36m";
   }
   return "";
 }
 
 std::map<std::string, int> status_counts(const accept::AcceptReport& r) {
   std::map<std::string, int> counts = {{"pass", 0}, {"warn", 0}, {"fail", 0}, {"needs-evidence", 0}};
-  for (const auto& c : r.checks) ++counts[status_name(c.status)];
+  for (const auto& c : r.checks) ++counts[severity_name(c.severity)];
   return counts;
 }
 
-std::string counts_line(const accept::AcceptReport& r) {
+std::string counts_line(const accept::AcceptReport& r, Lang lang) {
   const auto counts = status_counts(r);
-  return std::to_string(counts.at("pass")) + " pass, " + std::to_string(counts.at("warn")) + " warn, " +
-         std::to_string(counts.at("fail")) + " fail, " + std::to_string(counts.at("needs-evidence")) +
-         " need evidence";
+  return say(Phrase("accept.report.counts")
+                 .fact("pass", std::to_string(counts.at("pass")))
+                 .fact("warn", std::to_string(counts.at("warn")))
+                 .fact("fail", std::to_string(counts.at("fail")))
+                 .fact("needs", std::to_string(counts.at("needs-evidence"))),
+             lang);
+}
+
+Severity verdict(const accept::AcceptReport& r) {
+  return r.passed ? Severity::kPass : Severity::kFail;
+}
+
+std::string heading(const accept::AcceptReport& r, Lang lang, const std::string& verdict_text) {
+  return say(Phrase("accept.report.heading").fact("host", r.host).fact("verdict", verdict_text), lang);
 }
 
 // The terminal keeps its own layout: one line per check, then the detail and evidence under it.
 std::string accept_terminal(const accept::AcceptReport& r, const Style& style) {
-  const std::string verdict = r.passed ? "PASS" : "FAIL";
-  std::string out = "Acceptance of " + r.host + ": " +
-                    (style.colour ? std::string(r.passed ? "\x1b[32m" : "\x1b[31m") + verdict + "\x1b[0m" : verdict) +
-                    " (" + counts_line(r) + ")\n\n";
+  const Lang lang = style.lang;
+  std::string verdict_text = severity_label(verdict(r), lang);
+  if (style.colour) verdict_text = status_colour(verdict(r)) + verdict_text + "\x1b[0m";
+  std::string out = say(Phrase("accept.report.summary")
+                            .fact("heading", heading(r, lang, verdict_text))
+                            .fact("counts", counts_line(r, lang)),
+                        lang) +
+                    "\n\n";
+  size_t tag_width = 0;
+  for (Severity s : {Severity::kPass, Severity::kWarn, Severity::kFail, Severity::kNeedsEvidence})
+    tag_width = std::max(tag_width, display_width(severity_label(s, lang)));
   for (const auto& c : r.checks) {
-    std::string tag = status_name(c.status);
-    for (char& ch : tag) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
-    tag.resize(14, ' ');
-    if (style.colour) tag = status_colour(c.status) + tag + "\x1b[0m";
-    out += "  " + tag + " " + c.id + std::string(c.id.size() < 18 ? 18 - c.id.size() : 1, ' ') + c.title + "\n";
-    if (!c.detail.empty()) out += "      " + c.detail + "\n";
-    for (const auto& e : c.evidence) out += "      · " + e + "\n";
-    out += "      [" + c.source + "]\n";
+    std::string tag = severity_label(c.severity, lang);
+    tag += std::string(tag_width - display_width(tag), ' ');
+    if (style.colour) tag = status_colour(c.severity) + tag + "\x1b[0m";
+    const LocalizedFinding l = localize(c, lang);
+    out += "  " + tag + " " + c.id + std::string(c.id.size() < 18 ? 18 - c.id.size() : 1, ' ') + l.title + "\n";
+    if (!l.detail.empty()) out += "      " + l.detail + "\n";
+    for (const auto& e : evidence_lines(c, lang)) out += "      · " + e + "\n";
+    out += "      [" + citation(c, lang) + "]\n";
   }
   return out;
 }
 
-Report accept_document(const accept::AcceptReport& r) {
+Report accept_document(const accept::AcceptReport& r, Lang lang) {
   Report doc;
-  doc.title = "Acceptance of " + r.host + ": " + (r.passed ? "pass" : "fail");
-  doc.subtitle.push_back(counts_line(r));
+  doc.title = heading(r, lang, severity_label(verdict(r), lang));
+  doc.subtitle.push_back(counts_line(r, lang));
   Block summary;
-  summary.heading = "Checks";
-  summary.columns = {"status", "id", "check", "what it saw"};
+  summary.heading = ui("accept.report.checks", lang);
+  summary.columns = {ui("accept.report.status", lang), ui("id", lang), ui("accept.report.check", lang),
+                     ui("accept.report.saw", lang)};
   for (const auto& c : r.checks) {
-    summary.rows.push_back({status_name(c.status), c.id, c.title, c.detail});
-    summary.strong.push_back(c.status == Status::kFail);
+    const LocalizedFinding l = localize(c, lang);
+    summary.rows.push_back({severity_label(c.severity, lang), c.id, l.title, l.detail});
+    summary.strong.push_back(c.severity == Severity::kFail);
   }
   doc.blocks.push_back(std::move(summary));
   for (const auto& c : r.checks) {
     if (c.evidence.empty()) continue;
     Block b;
-    b.heading = c.id + " — evidence";
+    b.heading = say(Phrase("report.evidence_of").fact("id", c.id), lang);
     b.monospace = true;
-    for (const auto& e : c.evidence) b.lines.push_back({e});
-    b.lines.push_back({"[" + c.source + "]"});
+    for (const auto& e : evidence_lines(c, lang)) b.lines.push_back({e});
+    b.lines.push_back({"[" + citation(c, lang) + "]"});
     doc.blocks.push_back(std::move(b));
   }
   return doc;
 }
 
+std::string diagnose_heading(const std::string& host, Lang lang) {
+  return say(Phrase("diagnose.report.heading").fact("host", host), lang);
+}
+
 Report diagnose_document(const std::string& host, const std::vector<Finding>& findings, Lang lang) {
   Report doc;
-  doc.title = "Diagnosis of " + host;
-  doc.subtitle.push_back(findings.empty() ? ui("no_findings", lang)
-                                          : std::to_string(findings.size()) + " finding(s)");
+  doc.title = diagnose_heading(host, lang);
+  doc.subtitle.push_back(
+      findings.empty() ? ui("no_findings", lang)
+                       : say(Phrase("diagnose.report.count").fact("count", std::to_string(findings.size())), lang));
   if (findings.empty()) return doc;
   Block table;
   table.heading = ui("findings", lang);
-  table.columns = {"severity", "id", "finding", "detail"};
+  table.columns = {ui("severity", lang), ui("id", lang), ui("finding", lang), ui("report.detail", lang)};
   for (const auto& f : findings) {
     const LocalizedFinding l = localize(f, lang);
-    table.rows.push_back({severity_name(f.severity), f.id, l.title, l.detail});
+    table.rows.push_back({severity_label(f.severity, lang), f.id, l.title, l.detail});
     table.strong.push_back(f.severity == Severity::kFail);
   }
   doc.blocks.push_back(std::move(table));
   for (const auto& f : findings) {
     Block b;
-    b.heading = f.id + " — evidence";
+    b.heading = say(Phrase("report.evidence_of").fact("id", f.id), lang);
     b.monospace = true;
-    for (const auto& [key, value] : f.facts) b.lines.push_back({key + ": " + value});
-    b.lines.push_back({"[" + f.source + "]"});
+    for (const Fact& fact : f.facts) {
+      const std::string label_key = "diagnose.fact." + fact.key;
+      const std::string label = has_message(label_key) ? ui(label_key, lang) : fact.key;
+      b.lines.push_back({label + colon(lang) + word(fact, lang)});
+    }
+    b.lines.push_back({"[" + citation(f, lang) + "]"});
     doc.blocks.push_back(std::move(b));
   }
   return doc;
@@ -104,26 +138,33 @@ Report diagnose_document(const std::string& host, const std::vector<Finding>& fi
 
 }  // namespace
 
-std::string json_text(const json& j) { return j.dump(2, ' ', false, json::error_handler_t::replace) + "\n"; }
+std::string json_text(const json& j) {
+  return j.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+}
 
-json accept_json(const accept::AcceptReport& r) {
+json accept_json(const accept::AcceptReport& r, Lang lang) {
   json checks = json::array();
-  for (const auto& c : r.checks)
+  for (const auto& c : r.checks) {
+    const LocalizedFinding l = localize(c, lang);
     checks.push_back({{"id", c.id},
-                      {"status", status_name(c.status)},
-                      {"title", c.title},
-                      {"detail", c.detail},
-                      {"evidence", c.evidence},
-                      {"source", c.source}});
+                      {"status", severity_name(c.severity)},
+                      {"title", l.title},
+                      {"detail", l.detail},
+                      {"evidence", evidence_lines(c, lang)},
+                      {"source", citation(c, lang)}});
+  }
   return {{"host", r.host}, {"verdict", r.passed ? "pass" : "fail"}, {"counts", status_counts(r)}, {"checks", checks}};
 }
 
 std::string render_accept(const accept::AcceptReport& r, Format format, const Style& style) {
   switch (format) {
-    case Format::kJson: return json_text(accept_json(r));
-    case Format::kTable: return accept_terminal(r, style);
+    case Format::kJson:
+      return json_text(accept_json(r, style.lang));
+    case Format::kTable:
+      return accept_terminal(r, style);
     case Format::kMarkdown:
-    case Format::kHtml: return write_report(accept_document(r), format, style);
+    case Format::kHtml:
+      return write_report(accept_document(r, style.lang), format, style);
   }
   return {};
 }
@@ -137,10 +178,13 @@ json diagnose_json(const std::string& host, const std::vector<Finding>& findings
 std::string render_diagnose(const std::string& host, const std::vector<Finding>& findings, Format format,
                             const Style& style) {
   switch (format) {
-    case Format::kJson: return json_text(diagnose_json(host, findings, style.lang));
-    case Format::kTable: return "Diagnosis of " + host + "\n\n" + findings_text(findings, style);
+    case Format::kJson:
+      return json_text(diagnose_json(host, findings, style.lang));
+    case Format::kTable:
+      return diagnose_heading(host, style.lang) + "\n\n" + findings_text(findings, style);
     case Format::kMarkdown:
-    case Format::kHtml: return write_report(diagnose_document(host, findings, style.lang), format, style);
+    case Format::kHtml:
+      return write_report(diagnose_document(host, findings, style.lang), format, style);
   }
   return {};
 }

@@ -22,7 +22,7 @@ namespace gpuplan::report {
 // logs and NVML strings from a board can hold any bytes.
 std::string json_text(const nlohmann::json& j);
 
-nlohmann::json accept_json(const accept::AcceptReport& r);
+nlohmann::json accept_json(const accept::AcceptReport& r, Lang lang);
 std::string render_accept(const accept::AcceptReport& r, Format format, const Style& style);
 
 nlohmann::json diagnose_json(const std::string& host, const std::vector<Finding>& findings, Lang lang);

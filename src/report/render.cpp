@@ -24,14 +24,22 @@ const char* colour_of(Severity s) {
     case Severity::kFail: return "\x1b[1;31m";
     case Severity::kWarn: return "\x1b[33m";
     case Severity::kInfo: return "\x1b[36m";
+    case Severity::kPass: return "\x1b[32m";
+    case Severity::kNeedsEvidence: return "\x1b[36m";
   }
   return "";
 }
 
-std::string severity_tag(Severity s, const Style& style) {
-  std::string tag = fmt::format("{:<4}", severity_name(s));
-  for (char& ch : tag) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+// "FAIL" / "失败", padded to `width` display cells.
+std::string severity_tag(Severity s, const Style& style, size_t width) {
+  std::string tag = severity_label(s, style.lang);
+  tag += std::string(width > display_width(tag) ? width - display_width(tag) : 0, ' ');
   return style.colour ? std::string(colour_of(s)) + tag + "\x1b[0m" : tag;
+}
+
+// The English or Chinese form of a catalog text.
+const std::string& in_lang(const std::string& en, const std::string& zh, Lang lang) {
+  return lang == Lang::kZh && !zh.empty() ? zh : en;
 }
 
 std::string md_cell(std::string s) {
@@ -47,21 +55,39 @@ std::string findings_markdown(const std::vector<Finding>& findings, Lang lang) {
   out += "|---|---|---|---|\n";
   for (const Finding& f : findings) {
     LocalizedFinding l = localize(f, lang);
-    out += fmt::format("| {} | `{}` | **{}** {} | {} |\n", severity_name(f.severity), f.id, md_cell(l.title),
-                       md_cell(l.detail), md_cell(f.source));
+    out += fmt::format("| {} | `{}` | **{}** {} | {} |\n", severity_label(f.severity, lang), f.id, md_cell(l.title),
+                       md_cell(l.detail), md_cell(citation(f, lang)));
   }
   return out;
 }
 
-std::string config_summary(const plan::ServerConfig& c) {
-  return fmt::format("{} × {} GPU{} × {} node{} · {} · {} · {}", c.gpus, c.gpu, c.gpus == 1 ? "" : "s", c.nodes,
-                     c.nodes == 1 ? "" : "s", c.platform, c.region, plan::task_name(c.task));
+std::string config_summary(const plan::ServerConfig& c, Lang lang) {
+  return say(Phrase("quote.summary")
+                 .fact("gpus", std::to_string(c.gpus))
+                 .fact("gpu", c.gpu)
+                 .fact("nodes", {Phrase(c.nodes == 1 ? "quote.one_node" : "quote.nodes").fact("count", std::to_string(c.nodes))})
+                 .fact("platform", c.platform)
+                 .fact("region", c.region)
+                 .fact("task", plan::task_name(c.task)),
+             lang);
+}
+
+std::string power_line(const plan::PowerBudget& p, Lang lang) {
+  return say(Phrase("quote.power")
+                 .fact("total", format_watts(p.total_w()))
+                 .fact("gpus", format_watts(p.gpus_w))
+                 .fact("cpus", format_watts(p.cpus_w))
+                 .fact("memory", format_watts(p.memory_w))
+                 .fact("disks", format_watts(p.disks_w))
+                 .fact("nics", format_watts(p.nics_w))
+                 .fact("platform", format_watts(p.platform_w)),
+             lang);
 }
 
 std::string quote_table(const Quote& q, const Style& style) {
   const Lang lang = style.lang;
-  std::string out = ui("quote", lang) + ": " + (q.config.name.empty() ? config_summary(q.config) : q.config.name) + "\n";
-  if (!q.config.name.empty()) out += config_summary(q.config) + "\n";
+  std::string out = ui("quote", lang) + colon(lang) + (q.config.name.empty() ? config_summary(q.config, lang) : q.config.name) + "\n";
+  if (!q.config.name.empty()) out += config_summary(q.config, lang) + "\n";
   out += ui("prices_note", lang) + "\n\n";
   using A = TextTable::Align;
   TextTable t({ui("line", lang), ui("qty", lang), ui("buy", lang), ui("rent_monthly", lang), ui("source", lang)},
@@ -74,22 +100,19 @@ std::string quote_table(const Quote& q, const Style& style) {
     return "[" + std::to_string(it - sources.begin() + 1) + "]";
   };
   for (const auto& line : q.lines)
-    t.add_row({line.item, format_number(line.qty, line.qty == static_cast<long>(line.qty) ? 0 : 2),
-               money(line.buy, q.currency), money(line.rent_monthly, q.currency), cite(line.source)});
+    t.add_row({say(line.item, lang), format_number(line.qty, line.qty == static_cast<long>(line.qty) ? 0 : 2),
+               money(line.buy, q.currency), money(line.rent_monthly, q.currency), cite(in_lang(line.source, line.source_zh, lang))});
   t.add_rule();
   t.add_row({ui("total", lang), "", money(q.total_buy, q.currency), money(q.total_rent_monthly, q.currency), ""});
   t.add_row({ui("per_gpu", lang), std::to_string(q.config.total_gpus()), money(q.buy_per_gpu, q.currency),
-             money(q.rent_per_gpu_month, q.currency), "SPEC A3"});
+             money(q.rent_per_gpu_month, q.currency), cite(cite_reference("S0 §3.2", lang))});
   if (q.market)
-    t.add_row({ui("market", lang) + fmt::format(" ({} GPU)", q.market->gpus), "", money(q.market->buy, q.currency),
-               money(q.market->rent_monthly, q.currency), cite(q.market->source)});
+    t.add_row({say(Phrase("quote.market_row").fact("gpus", std::to_string(q.market->gpus)), lang), "", money(q.market->buy, q.currency),
+               money(q.market->rent_monthly, q.currency), cite(in_lang(q.market->source, q.market->source_zh, lang))});
   out += t.str() + "\n";
   for (size_t i = 0; i < sources.size(); ++i) out += fmt::format("  [{}] {}\n", i + 1, sources[i]);
-  out += fmt::format("\n{}: {} (GPUs {}, CPUs {}, memory {}, disks {}, NICs {}, platform {})\n", ui("power", lang),
-                     format_watts(q.power.total_w()), format_watts(q.power.gpus_w), format_watts(q.power.cpus_w),
-                     format_watts(q.power.memory_w), format_watts(q.power.disks_w), format_watts(q.power.nics_w),
-                     format_watts(q.power.platform_w));
-  out += "\n" + ui("hidden_costs", lang) + ":\n";
+  out += "\n" + ui("power", lang) + colon(lang) + power_line(q.power, lang) + "\n";
+  out += "\n" + ui("hidden_costs", lang) + colon(lang, false) + "\n";
   size_t name_width = 0;
   for (const auto& h : q.hidden_costs) name_width = std::max(name_width, display_width(lang == Lang::kZh ? h.name_zh : h.name));
   for (const auto& h : q.hidden_costs) {
@@ -102,21 +125,24 @@ std::string quote_table(const Quote& q, const Style& style) {
 }
 
 std::string quote_markdown(const Quote& q, Lang lang) {
-  std::string out = "# " + ui("quote", lang) + ": " + (q.config.name.empty() ? config_summary(q.config) : q.config.name) + "\n\n";
-  out += config_summary(q.config) + "\n\n" + ui("prices_note", lang) + "\n\n";
+  std::string out = "# " + ui("quote", lang) + colon(lang) + (q.config.name.empty() ? config_summary(q.config, lang) : q.config.name) + "\n\n";
+  out += config_summary(q.config, lang) + "\n\n" + ui("prices_note", lang) + "\n\n";
   out += "| " + ui("line", lang) + " | " + ui("qty", lang) + " | " + ui("buy", lang) + " | " + ui("rent_monthly", lang) +
          " | " + ui("source", lang) + " |\n|---|--:|--:|--:|---|\n";
   for (const auto& line : q.lines)
-    out += fmt::format("| {} | {} | {} | {} | {} |\n", md_cell(line.item), format_number(line.qty, 0),
-                       money(line.buy, q.currency), money(line.rent_monthly, q.currency), md_cell(line.source));
+    out += fmt::format("| {} | {} | {} | {} | {} |\n", md_cell(say(line.item, lang)), format_number(line.qty, 0),
+                       money(line.buy, q.currency), money(line.rent_monthly, q.currency),
+                       md_cell(in_lang(line.source, line.source_zh, lang)));
   out += fmt::format("| **{}** | | **{}** | **{}** | |\n", ui("total", lang), money(q.total_buy, q.currency),
                      money(q.total_rent_monthly, q.currency));
-  out += fmt::format("| {} | {} | {} | {} | SPEC A3 |\n", ui("per_gpu", lang), q.config.total_gpus(),
-                     money(q.buy_per_gpu, q.currency), money(q.rent_per_gpu_month, q.currency));
+  out += fmt::format("| {} | {} | {} | {} | {} |\n", ui("per_gpu", lang), q.config.total_gpus(),
+                     money(q.buy_per_gpu, q.currency), money(q.rent_per_gpu_month, q.currency),
+                     md_cell(cite_reference("S0 §3.2", lang)));
   if (q.market)
-    out += fmt::format("| {} ({} GPU) | | {} | {} | {} |\n", ui("market", lang), q.market->gpus,
-                       money(q.market->buy, q.currency), money(q.market->rent_monthly, q.currency), md_cell(q.market->source));
-  out += fmt::format("\n{}: {}\n\n## {}\n\n", ui("power", lang), format_watts(q.power.total_w()), ui("hidden_costs", lang));
+    out += fmt::format("| {} | | {} | {} | {} |\n", say(Phrase("quote.market_row").fact("gpus", std::to_string(q.market->gpus)), lang),
+                       money(q.market->buy, q.currency), money(q.market->rent_monthly, q.currency),
+                       md_cell(in_lang(q.market->source, q.market->source_zh, lang)));
+  out += "\n" + ui("power", lang) + colon(lang) + power_line(q.power, lang) + "\n\n## " + ui("hidden_costs", lang) + "\n\n";
   for (const auto& h : q.hidden_costs)
     out += fmt::format("- {}: {}\n", lang == Lang::kZh ? h.name_zh : h.name,
                        h.monthly ? format_money_range(*h.monthly, q.currency) + ui("per_month", lang) : ui("not_included", lang));
@@ -180,16 +206,20 @@ json config_json(const plan::ServerConfig& c) {
 json finding_json(const Finding& f, Lang lang) {
   LocalizedFinding l = localize(f, lang);
   json evidence = json::object();
-  for (const auto& [k, v] : f.facts) evidence[k] = v;
-  return {{"id", f.id},       {"severity", severity_name(f.severity)}, {"title", l.title}, {"detail", l.detail},
-          {"source", f.source}, {"evidence", evidence}};
+  for (const Fact& fact : f.facts) evidence[fact.key] = word(fact, lang);
+  return {{"id", f.id},
+          {"severity", severity_name(f.severity)},
+          {"title", l.title},
+          {"detail", l.detail},
+          {"source", citation(f, lang)},
+          {"evidence", evidence}};
 }
 
 json quote_json(const Quote& q, Lang lang) {
   json lines = json::array();
   for (const auto& l : q.lines)
-    lines.push_back({{"id", l.id}, {"item", l.item}, {"qty", l.qty}, {"buy", range_json(l.buy)},
-                     {"rent_monthly", range_json(l.rent_monthly)}, {"source", l.source}});
+    lines.push_back({{"id", l.id}, {"item", say(l.item, lang)}, {"qty", l.qty}, {"buy", range_json(l.buy)},
+                     {"rent_monthly", range_json(l.rent_monthly)}, {"source", in_lang(l.source, l.source_zh, lang)}});
   json hidden = json::array();
   for (const auto& h : q.hidden_costs)
     hidden.push_back({{"id", h.id}, {"name", lang == Lang::kZh ? h.name_zh : h.name},
@@ -200,7 +230,8 @@ json quote_json(const Quote& q, Lang lang) {
   json market = nullptr;
   if (q.market)
     market = {{"id", q.market->id}, {"gpus", q.market->gpus}, {"buy", range_json(q.market->buy)},
-              {"rent_monthly", range_json(q.market->rent_monthly)}, {"source", q.market->source}};
+              {"rent_monthly", range_json(q.market->rent_monthly)},
+              {"source", in_lang(q.market->source, q.market->source_zh, lang)}};
   return {{"currency", q.currency},
           {"config", config_json(q.config)},
           {"lines", lines},
@@ -238,13 +269,13 @@ json audit_json(const plan::AuditResult& a, Lang lang) {
 }
 
 std::string findings_text(const std::vector<Finding>& findings, const Style& style) {
-  std::string out = ui("findings", style.lang) + ":\n";
+  std::string out = ui("findings", style.lang) + colon(style.lang, false) + "\n";
   if (findings.empty()) return out + "  " + ui("no_findings", style.lang) + "\n";
   for (const Finding& f : findings) {
     LocalizedFinding l = localize(f, style.lang);
-    out += fmt::format("  {}  {:<28} {}\n", severity_tag(f.severity, style), f.id, l.title);
+    out += fmt::format("  {}  {:<28} {}\n", severity_tag(f.severity, style, 4), f.id, l.title);
     if (!l.detail.empty()) out += "        " + l.detail + "\n";
-    out += "        [" + f.source + "]\n";
+    out += "        [" + citation(f, style.lang) + "]\n";
   }
   return out;
 }
@@ -263,8 +294,8 @@ std::string render_quote(const Quote& q, Format format, const Style& style) {
 std::string render_recommendation(const plan::Recommendation& r, Format format, const Style& style) {
   if (format == Format::kJson) return json{{"recommendations", json::array({recommendation_json(r, style.lang)})}}.dump(2) + "\n";
   const bool md = format == Format::kMarkdown;
-  std::string out = (md ? "# " : "") + ui("recommendation", style.lang) + ": " + config_summary(r.config) + "\n\n";
-  out += (md ? "## " : "") + ui("why", style.lang) + ":\n" + (md ? "\n" : "");
+  std::string out = (md ? "# " : "") + ui("recommendation", style.lang) + colon(style.lang) + config_summary(r.config, style.lang) + "\n\n";
+  out += (md ? "## " : "") + ui("why", style.lang) + colon(style.lang, false) + "\n" + (md ? "\n" : "");
   for (const auto& f : r.why) out += (md ? "- " : "  • ") + localize(f, style.lang).detail + "\n";
   out += "\n";
   return out + (md ? quote_markdown(r.quote, style.lang) : quote_table(r.quote, style));
@@ -275,17 +306,24 @@ std::string render_audit(const plan::AuditResult& a, Format format, const Style&
   if (format == Format::kJson) return audit_json(a, lang).dump(2) + "\n";
   const std::string verdict = ui(a.failed() ? "fail" : "pass", lang);
   if (format == Format::kMarkdown) {
-    std::string out = "# " + ui("audit", lang) + ": " + a.vendor + "\n\n**" + ui("verdict", lang) + ": " + verdict + "**\n\n";
-    out += fmt::format("- once: {}\n- monthly: {}\n\n", money(a.total_once, "CNY"), money(a.total_monthly, "CNY"));
+    std::string out = "# " + ui("audit", lang) + colon(lang) + a.vendor + "\n\n**" + ui("verdict", lang) + colon(lang) + verdict + "**\n\n";
+    out += "- " + say(Phrase("audit.once").fact("amount", money(a.total_once, "CNY")), lang) + "\n- " +
+           say(Phrase("audit.monthly").fact("amount", money(a.total_monthly, "CNY")), lang) + "\n\n";
     return out + findings_markdown(a.findings, lang);
   }
   std::string tag = verdict;
   if (style.colour) tag = std::string(a.failed() ? "\x1b[1;31m" : "\x1b[1;32m") + verdict + "\x1b[0m";
-  std::string out = ui("audit", lang) + ": " + a.vendor + "\n" + ui("verdict", lang) + ": " + tag + "\n";
-  out += fmt::format("{} GPUs; one-off {}; monthly {}\n", a.gpus, money(a.total_once, "CNY"), money(a.total_monthly, "CNY"));
-  if (a.buy_per_gpu) out += fmt::format("{} ({}): {}\n", ui("per_gpu", lang), ui("buy", lang), money(*a.buy_per_gpu, "CNY"));
+  std::string out = ui("audit", lang) + colon(lang) + a.vendor + "\n" + ui("verdict", lang) + colon(lang) + tag + "\n";
+  out += say(Phrase("audit.totals")
+                 .fact("gpus", std::to_string(a.gpus))
+                 .fact("once", money(a.total_once, "CNY"))
+                 .fact("monthly", money(a.total_monthly, "CNY")),
+             lang) +
+         "\n";
+  if (a.buy_per_gpu)
+    out += say(Phrase("audit.per_gpu_buy").fact("amount", money(*a.buy_per_gpu, "CNY")), lang) + "\n";
   if (a.rent_per_gpu_month)
-    out += fmt::format("{} ({}): {}\n", ui("per_gpu", lang), ui("rent_monthly", lang), money(*a.rent_per_gpu_month, "CNY"));
+    out += say(Phrase("audit.per_gpu_rent").fact("amount", money(*a.rent_per_gpu_month, "CNY")), lang) + "\n";
   return out + "\n" + findings_text(a.findings, style);
 }
 

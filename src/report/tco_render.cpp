@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <initializer_list>
+#include <map>
 #include <optional>
 
 #include "core/money.h"
@@ -22,14 +23,50 @@ constexpr size_t kTornadoRowsInTerminal = 5;
 
 // ---- Words and numbers ---------------------------------------------------------------------
 
-// Replaces each {name} in `text` with its value.
-std::string with(std::string text, std::initializer_list<std::pair<std::string_view, std::string>> values) {
-  for (const auto& [name, value] : values) {
-    const std::string token = "{" + std::string(name) + "}";
-    for (size_t at = text.find(token); at != std::string::npos; at = text.find(token, at + value.size()))
-      text.replace(at, token.size(), value);
-  }
-  return text;
+// The words of an id under `prefix` ("tco.line." + "purchase"), or the id itself when the table
+// has none (an id from a newer model, or a hand-made result).
+std::string worded(std::string_view prefix, const std::string& id, Lang lang) {
+  const std::string key = std::string(prefix) + id;
+  return has_message(key) ? ui(key, lang) : id;
+}
+
+std::string cost_line_name(const std::string& id, Lang lang) {
+  return worded("tco.line.", id, lang);
+}
+
+std::string basis_label(const std::string& id, Lang lang) {
+  return worded("tco.basis.", id, lang);
+}
+
+// An investment's basis as JSON is keyed by the labels it had before they had words in two
+// languages: public keys, the same in every language whatever the message table says.
+std::string basis_json_key(const std::string& id) {
+  static const std::map<std::string, std::string> keys = {
+      {"cost", "cost"},
+      {"epoch", "epoch"},
+      {"epochs_per_month", "epochs a month"},
+      {"cluster_hour_value", "cluster-hour value"},
+      {"cluster_hours_saved", "cluster-hours saved a month"},
+      {"installation", "installation"},
+      {"it_load", "IT load"},
+      {"pue", "pue"},
+      {"electricity", "electricity"},
+      {"cost_per_year", "cost a year"},
+      {"downtime_per_year", "downtime a year"},
+      {"downtime_hour_cost", "cost of an hour down"},
+      {"gpus", "gpus"},
+      {"cost_per_gpu_year", "cost per GPU-year"},
+      {"benefit_per_month", "benefit a month"},
+  };
+  auto it = keys.find(id);
+  return it == keys.end() ? id : it->second;
+}
+
+// Clauses in a cell: "a; b" / "a；b", without a full stop.
+std::string joined_clauses(const std::vector<std::string>& items, Lang lang) {
+  std::string out;
+  for (const auto& item : items) out += (out.empty() ? "" : lang == Lang::kZh ? "；" : "; ") + item;
+  return out;
 }
 
 std::string whole_or_one_decimal(double v) {
@@ -43,10 +80,12 @@ bool flips_decision(const tco::TornadoBar& bar, double base_margin) {
          std::signbit(bar.high_margin) != std::signbit(base_margin);
 }
 
-std::string join_basis(const std::vector<std::pair<std::string, std::string>>& basis) {
-  std::string out;
-  for (const auto& [k, v] : basis) out += (out.empty() ? "" : "; ") + k + ": " + v;
-  return out;
+std::string join_basis(const std::vector<tco::BasisItem>& basis, Lang lang) {
+  std::vector<std::string> items;
+  for (const auto& b : basis)
+    items.push_back(
+        say(Phrase("tco.report.basis_item").fact("label", basis_label(b.id, lang)).fact("value", {b.value}), lang));
+  return joined_clauses(items, lang);
 }
 
 // The sections, built once as a Report (report/document.h) and written in each text format.
@@ -66,9 +105,11 @@ Block recommendation_block(const TcoResult& r, Lang lang) {
   b.heading = ui("recommendation", lang);
   std::string head = r.recommendation.empty() ? ui("tco_none", lang)
                                               : r.recommendation + " — " + strategy_name(r.recommendation, lang);
-  if (!r.rule_of_thumb.empty()) head += " (" + ui("tco_rule_of_thumb", lang) + ": " + r.rule_of_thumb + ")";
+  if (!r.rule_of_thumb.empty())
+    head = ui_with("tco.report.with_rule", lang,
+                   {{"head", head}, {"verdict", worded("usage.verdict.", r.rule_of_thumb, lang)}});
   b.lines.push_back({head});
-  for (const auto& w : r.why) b.lines.push_back({w, true});
+  for (const auto& w : r.why) b.lines.push_back({say(w, lang), true});
   return b;
 }
 
@@ -79,7 +120,8 @@ Block cost_lines_block(const TcoResult& r, Lang lang) {
   b.align = {A::kLeft, A::kLeft, A::kRight};
   for (const auto& s : r.strategies)
     for (size_t i = 0; i < s.lines.size(); ++i)
-      b.rows.push_back({i == 0 ? s.id : "", s.lines[i].item, format_money(s.lines[i].amount, r.currency)});
+      b.rows.push_back(
+          {i == 0 ? s.id : "", cost_line_name(s.lines[i].id, lang), format_money(s.lines[i].amount, r.currency)});
   return b;
 }
 
@@ -99,7 +141,7 @@ Block hourly_vs_monthly_block(const TcoResult& r, Lang lang) {
   Block b;
   b.heading = ui("tco_hourly_vs_monthly", lang);
   b.lines.push_back({r.hourly_vs_monthly_hours
-                         ? with(ui("tco_monthly_above", lang), {{"hours", format_number(*r.hourly_vs_monthly_hours)}})
+                         ? ui_with("tco_monthly_above", lang, {{"hours", format_number(*r.hourly_vs_monthly_hours)}})
                          : ui("tco_no_boundary", lang)});
   return b;
 }
@@ -107,8 +149,9 @@ Block hourly_vs_monthly_block(const TcoResult& r, Lang lang) {
 Block hybrid_block(const TcoResult& r, Lang lang) {
   Block b;
   b.heading = ui("tco_hybrid", lang);
-  b.lines.push_back({with(ui("tco_hybrid_optimum", lang), {{"b", std::to_string(r.hybrid.owned_gpus)},
-                                                           {"total", format_money(r.hybrid.total, r.currency)}})});
+  b.lines.push_back(
+      {ui_with("tco_hybrid_optimum", lang,
+               {{"b", std::to_string(r.hybrid.owned_gpus)}, {"total", format_money(r.hybrid.total, r.currency)}})});
   b.svg = svg_hybrid_curve(r, lang);
   return b;
 }
@@ -128,7 +171,8 @@ Block investments_block(const TcoResult& r, Lang lang) {
   for (const auto& i : r.investments)
     b.rows.push_back({i.id, format_money(i.upfront, r.currency), format_money(i.cost_monthly, r.currency),
                       format_money(i.benefit_monthly, r.currency), format_money(i.net, r.currency),
-                      i.payback_month ? std::to_string(*i.payback_month) : ui("tco_never", lang), join_basis(i.basis)});
+                      i.payback_month ? std::to_string(*i.payback_month) : ui("tco_never", lang),
+                      join_basis(i.basis, lang)});
   return b;
 }
 
@@ -136,8 +180,9 @@ Block tornado_block(const TcoResult& r, Lang lang) {
   const auto& s = r.sensitivity;
   Block b;
   b.heading = ui("tco_tornado", lang);
-  b.lines.push_back({ui("tco_margin", lang) + ": " + s.margin + "; " + ui("tco_base", lang) + " " +
-                     format_money(s.base_margin, r.currency)});
+  b.lines.push_back(
+      {say(Phrase("tco.report.margin").fact("margin", {s.margin}).fact("base", format_money(s.base_margin, r.currency)),
+           lang)});
   if (s.tornado.empty()) return b;
   b.columns = {ui("tco_input", lang), ui("tco_at_low", lang), ui("tco_at_high", lang), ui("tco_swing", lang), ""};
   b.align = {A::kLeft, A::kRight, A::kRight, A::kRight, A::kLeft};
@@ -149,7 +194,7 @@ Block tornado_block(const TcoResult& r, Lang lang) {
   b.terminal_rows = kTornadoRowsInTerminal;
   if (s.tornado.size() > kTornadoRowsInTerminal)
     b.terminal_more =
-        with(ui("tco_more_inputs", lang), {{"n", std::to_string(s.tornado.size() - kTornadoRowsInTerminal)}});
+        ui_with("tco_more_inputs", lang, {{"n", std::to_string(s.tornado.size() - kTornadoRowsInTerminal)}});
   b.svg = svg_tornado(r, lang);
   return b;
 }
@@ -162,9 +207,10 @@ Block monte_carlo_block(const TcoResult& r, Lang lang) {
     b.lines.push_back({ui("tco_not_run", lang)});
     return b;
   }
-  b.lines.push_back(
-      {with(ui("tco_draws", lang), {{"draws", format_number(s.draws)}, {"seed", std::to_string(s.seed)}}) + "; " +
-       ui("tco_p_buy_beats_rent", lang) + " = " + format_percent(s.p_buy_beats_rent * 100)});
+  b.lines.push_back({ui_with("tco.report.monte_carlo", lang,
+                             {{"draws", format_number(s.draws)},
+                              {"seed", std::to_string(s.seed)},
+                              {"p", format_percent(s.p_buy_beats_rent * 100)}})});
   b.columns = {ui("tco_strategy", lang), "P10", "P50", "P90"};
   b.align = {A::kLeft, A::kRight, A::kRight, A::kRight};
   for (const auto& p : s.percentiles)
@@ -181,17 +227,19 @@ Block non_financial_block(const TcoResult& r, Lang lang) {
     return b;
   }
   b.columns = {ui("tco_factor", lang), ui("tco_note", lang)};
-  for (const auto& [factor, note] : r.non_financial) b.rows.push_back({factor, note});
+  for (const auto& f : r.non_financial) b.rows.push_back({worded("tco.factor.", f.factor, lang), say(f.note, lang)});
   return b;
 }
 
 Report build_report(const TcoResult& r, Lang lang) {
   Report out;
-  out.title = ui("tco_title", lang) + (r.name.empty() ? "" : ": " + r.name) + " — " +
-              with(ui("tco_months", lang), {{"n", whole_or_one_decimal(r.horizon_months)}});
-  out.subtitle = {ui("tco_demand", lang) + ": " + (r.demand_description.empty() ? "" : r.demand_description + " · ") +
-                  ui("tco_used_gpu_hours", lang) + " " + format_number(r.used_gpu_hours) + " · " +
-                  ui("tco_average_utilization", lang) + " " + format_percent(r.average_utilization * 100)};
+  const Phrase months = Phrase("tco_months").fact("n", whole_or_one_decimal(r.horizon_months));
+  out.title = r.name.empty() ? say(Phrase("tco.report.title_unnamed").fact("months", {months}), lang)
+                             : say(Phrase("tco.report.title").fact("name", r.name).fact("months", {months}), lang);
+  Phrase demand(r.demand_description.key.empty() ? "tco.report.demand_undescribed" : "tco.report.demand");
+  if (!r.demand_description.key.empty()) demand.fact("description", {r.demand_description});
+  demand.fact("used", format_number(r.used_gpu_hours)).fact("utilization", format_percent(r.average_utilization * 100));
+  out.subtitle = {say(demand, lang)};
   out.blocks = {strategies_block(r, lang),   recommendation_block(r, lang),    cost_lines_block(r, lang),
                 break_even_block(r, lang),   hourly_vs_monthly_block(r, lang), hybrid_block(r, lang),
                 investments_block(r, lang),  tornado_block(r, lang),           monte_carlo_block(r, lang),
@@ -348,12 +396,18 @@ void add_strategy_table(Block& b, const TcoResult& r, Lang lang) {
   }
 }
 
-json tco_json(const TcoResult& r, Lang /*lang*/) {
+json tco_json(const TcoResult& r, Lang lang) {
   auto optional_json = [](const auto& v) { return v ? json(*v) : json(nullptr); };
+  auto words = [&](const std::vector<Phrase>& phrases) {
+    json out = json::array();
+    for (const auto& p : phrases) out.push_back(say(p, lang));
+    return out;
+  };
   json strategies = json::array();
   for (const auto& s : r.strategies) {
     json lines = json::array();
-    for (const auto& l : s.lines) lines.push_back({{"item", l.item}, {"amount", l.amount}});
+    for (const auto& l : s.lines)
+      lines.push_back({{"id", l.id}, {"item", cost_line_name(l.id, lang)}, {"amount", l.amount}});
     strategies.push_back({{"id", s.id},
                           {"total", s.total},
                           {"per_used_gpu_hour", s.per_used_gpu_hour},
@@ -371,7 +425,7 @@ json tco_json(const TcoResult& r, Lang /*lang*/) {
   json investments = json::array();
   for (const auto& i : r.investments) {
     json basis = json::object();
-    for (const auto& [k, v] : i.basis) basis[k] = v;
+    for (const auto& b : i.basis) basis[basis_json_key(b.id)] = say(b.value, lang);
     investments.push_back({{"id", i.id},
                            {"upfront", i.upfront},
                            {"cost_monthly", i.cost_monthly},
@@ -389,30 +443,31 @@ json tco_json(const TcoResult& r, Lang /*lang*/) {
   for (const auto& p : s.percentiles) percentiles[p.id] = {{"p10", p.p10}, {"p50", p.p50}, {"p90", p.p90}};
 
   json non_financial = json::array();
-  for (const auto& [factor, note] : r.non_financial) non_financial.push_back({{"factor", factor}, {"note", note}});
+  for (const auto& f : r.non_financial) non_financial.push_back({{"factor", f.factor}, {"note", say(f.note, lang)}});
 
-  return {{"currency", r.currency},
-          {"horizon_months", r.horizon_months},
-          {"strategies", strategies},
-          {"break_even", break_even},
-          {"hybrid", {{"owned_gpus", r.hybrid.owned_gpus}, {"total", r.hybrid.total}, {"curve", curve}}},
-          {"investments", investments},
-          {"sensitivity",
-           {{"margin", s.margin},
-            {"base_margin", s.base_margin},
-            {"tornado", tornado},
-            {"monte_carlo",
-             {{"draws", s.draws},
-              {"seed", s.seed},
-              {"percentiles", percentiles},
-              {"p_buy_beats_rent", s.p_buy_beats_rent}}}}},
-          {"recommendation", {{"strategy", r.recommendation}, {"why", r.why}, {"rule_of_thumb", r.rule_of_thumb}}},
-          {"non_financial", non_financial},
-          {"demand",
-           {{"description", r.demand_description},
-            {"used_gpu_hours", r.used_gpu_hours},
-            {"average_utilization", r.average_utilization}}},
-          {"name", r.name}};
+  return {
+      {"currency", r.currency},
+      {"horizon_months", r.horizon_months},
+      {"strategies", strategies},
+      {"break_even", break_even},
+      {"hybrid", {{"owned_gpus", r.hybrid.owned_gpus}, {"total", r.hybrid.total}, {"curve", curve}}},
+      {"investments", investments},
+      {"sensitivity",
+       {{"margin", say(s.margin, lang)},
+        {"base_margin", s.base_margin},
+        {"tornado", tornado},
+        {"monte_carlo",
+         {{"draws", s.draws},
+          {"seed", s.seed},
+          {"percentiles", percentiles},
+          {"p_buy_beats_rent", s.p_buy_beats_rent}}}}},
+      {"recommendation", {{"strategy", r.recommendation}, {"why", words(r.why)}, {"rule_of_thumb", r.rule_of_thumb}}},
+      {"non_financial", non_financial},
+      {"demand",
+       {{"description", say(r.demand_description, lang)},
+        {"used_gpu_hours", r.used_gpu_hours},
+        {"average_utilization", r.average_utilization}}},
+      {"name", r.name}};
 }
 
 std::string render_tco(const TcoResult& r, Format format, const Style& style) {
@@ -442,9 +497,10 @@ std::string svg_cumulative_cost(const TcoResult& r, Lang lang) {
     std::vector<std::pair<double, double>> xy;
     for (size_t m = 0; m < s.cumulative_by_month.size(); ++m) xy.emplace_back(m + 1, s.cumulative_by_month[m]);
     out += fmt::format(
-        "<polyline class=\"series\" fill=\"none\" stroke-width=\"2.5\" {} points=\"{}\"><title>{}: "
-        "{}</title></polyline>\n",
-        series_style(s.id, i), points_of(p, xy), html_escape(s.id), html_escape(format_money(s.total, r.currency)));
+        "<polyline class=\"series\" fill=\"none\" stroke-width=\"2.5\" {} points=\"{}\"><title>{}</title></polyline>\n",
+        series_style(s.id, i), points_of(p, xy),
+        html_escape(
+            ui_with("tco.chart.series", lang, {{"strategy", s.id}, {"total", format_money(s.total, r.currency)}})));
   }
   // The legend sits right of the plot, so it never covers a line.
   const double legend_x = p.right + 16;
@@ -481,12 +537,14 @@ std::string svg_hybrid_curve(const TcoResult& r, Lang lang) {
                   points_of(p, xy));
   if (h.curve.size() <= 64)
     for (const auto& point : h.curve)
-      out += fmt::format("<circle cx=\"{}\" cy=\"{}\" r=\"3\" fill=\"#8c564b\"><title>B = {}: {}</title></circle>\n",
-                         svg_number(p.px(point.owned_gpus)), svg_number(p.py(point.total)), point.owned_gpus,
-                         html_escape(format_money(point.total, r.currency)));
+      out += fmt::format("<circle cx=\"{}\" cy=\"{}\" r=\"3\" fill=\"#8c564b\"><title>{}</title></circle>\n",
+                         svg_number(p.px(point.owned_gpus)), svg_number(p.py(point.total)),
+                         html_escape(ui_with("tco.chart.point", lang,
+                                             {{"b", std::to_string(point.owned_gpus)},
+                                              {"total", format_money(point.total, r.currency)}})));
   const double ox = p.px(h.owned_gpus), oy = p.py(h.total);
-  const std::string label =
-      ui("tco_optimum", lang) + ": B = " + std::to_string(h.owned_gpus) + ", " + format_money(h.total, r.currency);
+  const std::string label = ui_with(
+      "tco.chart.optimum", lang, {{"b", std::to_string(h.owned_gpus)}, {"total", format_money(h.total, r.currency)}});
   out += fmt::format(
       "<circle class=\"optimum\" cx=\"{}\" cy=\"{}\" r=\"7\" fill=\"#d62728\" stroke=\"#fff\" stroke-width=\"2\"/>\n",
       svg_number(ox), svg_number(oy));
@@ -515,18 +573,21 @@ std::string svg_tornado(const TcoResult& r, Lang lang) {
     out += svg_text(px(v), bottom + 18, short_money(v), "middle", "fill=\"#444\"");
   }
   out += line_at(p.left, bottom, p.right, bottom, "stroke=\"#444\"");
-  out += svg_text((p.left + p.right) / 2, bottom + 38,
-                  ui("tco_margin", lang) + ": " + s.margin + " (" + r.currency + ")", "middle");
+  out +=
+      svg_text((p.left + p.right) / 2, bottom + 38,
+               say(Phrase("tco.chart.margin").fact("margin", {s.margin}).fact("currency", r.currency), lang), "middle");
   for (size_t i = 0; i < s.tornado.size(); ++i) {
     const auto& bar = s.tornado[i];
     const double y = kTop + i * kRow + 6, x1 = px(std::min(bar.low_margin, bar.high_margin)),
                  x2 = px(std::max(bar.low_margin, bar.high_margin));
     out += fmt::format(
-        "<rect class=\"bar\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"22\" fill=\"{}\"><title>{}: −20% → {}, +20% → "
-        "{}</title></rect>\n",
+        "<rect class=\"bar\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"22\" fill=\"{}\"><title>{}</title></rect>\n",
         svg_number(x1), svg_number(y), svg_number(std::max(1.0, x2 - x1)),
-        flips_decision(bar, s.base_margin) ? "#e6550d" : "#3182bd", html_escape(bar.input),
-        html_escape(format_money(bar.low_margin, r.currency)), html_escape(format_money(bar.high_margin, r.currency)));
+        flips_decision(bar, s.base_margin) ? "#e6550d" : "#3182bd",
+        html_escape(ui_with("tco.chart.bar", lang,
+                            {{"input", bar.input},
+                             {"low", format_money(bar.low_margin, r.currency)},
+                             {"high", format_money(bar.high_margin, r.currency)}})));
     std::string name = bar.input.size() > 30 ? bar.input.substr(0, 29) + "…" : bar.input;
     out += svg_text(p.left - 10, y + 15, name, "end");
     if (x2 - x1 >= 90) {  // which end is which, when the bar has room for it

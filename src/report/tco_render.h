@@ -18,8 +18,9 @@ namespace gpuplan::report {
 
 // {"currency","horizon_months","strategies","break_even","hybrid","investments","sensitivity",
 //  "recommendation","non_financial","demand","name"}; numbers unrounded, a missing value null.
-// Every string in a TcoResult is data, so `lang` changes nothing today; it is kept for symmetry
-// with the other *_json calls.
+// Ids stay ids; words (cost line "item", "why", notes, the margin, the demand description and
+// the basis values) are in `lang`. A cost line also carries its "id"; a basis keeps its English
+// labels as keys in every language.
 nlohmann::json tco_json(const tco::TcoResult& r, Lang lang);
 
 // "Rent on demand" for "rent_hourly", in `lang`; an id without words is shown as it is.

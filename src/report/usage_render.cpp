@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <chrono>
 #include <cmath>
 #include <initializer_list>
@@ -11,6 +12,7 @@
 
 #include "core/finding.h"
 #include "core/money.h"
+#include "core/text.h"
 #include "report/document.h"
 #include "report/table.h"
 #include "report/tco_render.h"
@@ -27,20 +29,23 @@ constexpr size_t kSkippedShown = 10;
 
 // ---- Words and numbers ---------------------------------------------------------------------
 
-// ui(key) with each {name} filled from `values` (messages' own placeholder syntax).
-std::string ui_with(std::string_view key, Lang lang,
-                    std::initializer_list<std::pair<std::string_view, std::string>> values) {
-  Finding facts;
-  for (const auto& [name, value] : values) facts.fact(std::string(name), value);
-  return fill(ui(key, lang), facts);
-}
-
-// "hybrid", or in Chinese "混合 (hybrid)": the id is the public word, shown in every language.
+// "hybrid", or in Chinese "混合（hybrid）": the id is the public word, shown in every language.
 std::string verdict_text(const std::string& verdict, Lang lang) {
   if (verdict.empty()) return ui("tco_none", lang);
-  const std::string key = "usage_v_" + verdict;
+  const std::string key = "usage.verdict." + verdict;
+  if (!has_message(key)) return verdict;
   const std::string word = ui(key, lang);
-  return word == key || word == verdict ? verdict : word + " (" + verdict + ")";
+  return word == verdict ? verdict : ui_with("usage.verdict_named", lang, {{"name", word}, {"verdict", verdict}});
+}
+
+// A weekday heatmap's rows ("Mon".."Sun", ids in the JSON) in the reader's language; a row that
+// is not a weekday id stays as it is.
+Heatmap weekday_rows(Heatmap h, Lang lang) {
+  for (auto& row : h.rows) {
+    const std::string id = lower(row);
+    if (has_message("tco.weekday." + id)) row = ui("tco.weekday." + id, lang);
+  }
+  return h;
 }
 
 // "2024-05-01 14:00" for hours since 1970 (wall clock, no zone).
@@ -200,8 +205,8 @@ Block per_host_block(const UsageResult& r, Lang lang) {
 Block pattern_block(const UsageResult& r, Lang lang) {
   Block b;
   b.heading = ui("usage_pattern", lang);
-  b.lines.push_back({ui("verdict", lang) + ": " + verdict_text(r.pattern.verdict, lang)});
-  for (const auto& w : r.pattern.why) b.lines.push_back({w, true});
+  b.lines.push_back({ui_with("usage.report.verdict", lang, {{"verdict", verdict_text(r.pattern.verdict, lang)}})});
+  for (const auto& w : r.pattern.why) b.lines.push_back({say(w, lang), true});
   return b;
 }
 
@@ -210,14 +215,14 @@ Block cost_block(const UsageResult& r, Lang lang) {
   b.heading = ui("usage_cost", lang);
   if (r.recommendation.empty() && !r.costs) {
     b.lines.push_back({ui("usage_no_costs", lang)});
-    for (const auto& w : r.recommendation_why) b.lines.push_back({w, true});
+    for (const auto& w : r.recommendation_why) b.lines.push_back({say(w, lang), true});
     return b;
   }
   std::string head = r.recommendation.empty() ? ui("tco_none", lang)
                                               : r.recommendation + " — " + strategy_name(r.recommendation, lang);
   head += ui_with("usage_own", lang, {{"n", std::to_string(r.owned_gpus)}});
   b.lines.push_back({head});
-  for (const auto& w : r.recommendation_why) b.lines.push_back({w, true});
+  for (const auto& w : r.recommendation_why) b.lines.push_back({say(w, lang), true});
   if (!r.costs || r.costs->strategies.empty()) return b;
   add_strategy_table(b, *r.costs, lang);
   return b;
@@ -231,7 +236,7 @@ Block skipped_block(const UsageResult& r, Lang lang) {
   if (s.skipped_count == 0 && s.skipped.empty()) b.lines.push_back({ui("tco_none", lang)});
   const size_t shown = std::min(s.skipped.size(), kSkippedShown);
   for (size_t i = 0; i < shown; ++i)
-    b.lines.push_back({fmt::format("{}:{}: {}", s.skipped[i].file, s.skipped[i].line, s.skipped[i].reason)});
+    b.lines.push_back({fmt::format("{}:{}: {}", s.skipped[i].file, s.skipped[i].line, say(s.skipped[i].reason, lang))});
   const int64_t more =
       std::max<int64_t>(s.skipped_count, static_cast<int64_t>(s.skipped.size())) - static_cast<int64_t>(shown);
   if (more > 0) b.lines.push_back({ui_with("usage_more", lang, {{"n", format_number(static_cast<double>(more))}})});
@@ -262,7 +267,7 @@ Report build_report(const UsageResult& r, Lang lang) {
                                    {{"mean", format_number(sum / r.demand.size(), 1)},
                                     {"peak", format_number(peak, peak == std::floor(peak) ? 0 : 1)}}));
   }
-  out.blocks = {heatmap_block(r.by_weekday, ui("usage_by_weekday", lang), lang, false),
+  out.blocks = {heatmap_block(weekday_rows(r.by_weekday, lang), ui("usage_by_weekday", lang), lang, false),
                 heatmap_block(r.by_day, ui("usage_by_day", lang), lang, true),
                 bins_block(r, lang),
                 per_gpu_block(r, lang),
@@ -299,7 +304,7 @@ std::string ramp_fill(double pct) {
 
 }  // namespace
 
-json usage_json(const UsageResult& r, Lang /*lang*/) {
+json usage_json(const UsageResult& r, Lang lang) {
   auto heatmap = [](const Heatmap& h) {
     json cells = json::array();
     for (const auto& row : h.cells) {
@@ -321,22 +326,28 @@ json usage_json(const UsageResult& r, Lang /*lang*/) {
     for (const auto& v : h.hourly) hourly.push_back(v ? json(*v) : json(nullptr));
     hosts.push_back({{"name", h.name}, {"gpus", h.gpus}, {"mean_util", h.mean_util}, {"hourly", hourly}});
   }
+  auto words = [&](const std::vector<Phrase>& phrases) {
+    json out = json::array();
+    for (const auto& p : phrases) out.push_back(say(p, lang));
+    return out;
+  };
   json skipped = json::array();
-  for (const auto& s : r.stats.skipped) skipped.push_back({{"file", s.file}, {"line", s.line}, {"reason", s.reason}});
-  return {
-      {"hours", r.hours},
-      {"gpus", r.gpus},
-      {"heatmap", {{"by_day", heatmap(r.by_day)}, {"by_weekday", heatmap(r.by_weekday)}}},
-      {"bins", bins},
-      {"pattern", {{"verdict", r.pattern.verdict}, {"why", r.pattern.why}}},
-      {"recommendation", {{"strategy", r.recommendation}, {"owned_gpus", r.owned_gpus}, {"why", r.recommendation_why}}},
-      {"strategies", strategies},
-      {"skipped", skipped},
-      {"skipped_count", r.stats.skipped_count},
-      {"gpu_names", r.gpu_names},
-      {"gpu_mean_util", r.gpu_mean_util},
-      {"hosts", hosts},
-      {"demand", {{"first_hour", r.first_hour}, {"busy_gpus", r.demand}}}};
+  for (const auto& s : r.stats.skipped)
+    skipped.push_back({{"file", s.file}, {"line", s.line}, {"reason", say(s.reason, lang)}});
+  return {{"hours", r.hours},
+          {"gpus", r.gpus},
+          {"heatmap", {{"by_day", heatmap(r.by_day)}, {"by_weekday", heatmap(r.by_weekday)}}},
+          {"bins", bins},
+          {"pattern", {{"verdict", r.pattern.verdict}, {"why", words(r.pattern.why)}}},
+          {"recommendation",
+           {{"strategy", r.recommendation}, {"owned_gpus", r.owned_gpus}, {"why", words(r.recommendation_why)}}},
+          {"strategies", strategies},
+          {"skipped", skipped},
+          {"skipped_count", r.stats.skipped_count},
+          {"gpu_names", r.gpu_names},
+          {"gpu_mean_util", r.gpu_mean_util},
+          {"hosts", hosts},
+          {"demand", {{"first_hour", r.first_hour}, {"busy_gpus", r.demand}}}};
 }
 
 std::string render_usage(const UsageResult& r, Format format, const Style& style) {
@@ -407,10 +418,12 @@ std::string svg_heatmap(const Heatmap& h, const std::string& title, Lang lang) {
     for (int hour = 0; hour < 24; ++hour) {
       const std::optional<double> v = value_of(h, i, hour);
       if (!v) continue;
-      out += fmt::format(
-          "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\"><title>{} {:02}:00: {}</title></rect>\n",
-          svg_number(left + hour * kCellWidth), svg_number(y), svg_number(kCellWidth), svg_number(cell_height),
-          ramp_fill(*v), html_escape(h.rows[i]), hour, html_escape(format_percent(*v)));
+      const std::string cell =
+          ui_with("usage.chart.cell", lang,
+                  {{"row", h.rows[i]}, {"hour", fmt::format("{:02}:00", hour)}, {"value", format_percent(*v)}});
+      out += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\"><title>{}</title></rect>\n",
+                         svg_number(left + hour * kCellWidth), svg_number(y), svg_number(kCellWidth),
+                         svg_number(cell_height), ramp_fill(*v), html_escape(cell));
     }
   }
   out += "</g>\n";

@@ -19,7 +19,8 @@ namespace gpuplan::report {
 //  "strategies":[{"id","total","per_used_gpu_hour"}],"skipped":[{"file","line","reason"}],
 //  "skipped_count","gpu_names","gpu_mean_util","demand":{"first_hour","busy_gpus"}}.
 // Numbers unrounded; a heatmap cell without data is null; "strategies" is [] without costs.
-// Every string in a UsageResult is data, so `lang` changes nothing today (kept for symmetry).
+// Ids stay ids (the weekday rows "Mon".."Sun", verdicts, strategies); the "why" lines and the
+// skipped lines' reasons are in `lang`.
 nlohmann::json usage_json(const usage::UsageResult& r, Lang lang);
 
 // The whole report in `format`; headings in style.lang, ANSI colour only when style.colour

@@ -152,7 +152,16 @@ constexpr std::array<LongTimeUnit, 10> kLongTimeUnits = {{
     {"year", kHoursPerYear},
     {"years", kHoursPerYear},
 }};
-const char* const kDurationUnits = "h, d, weeks, months, years";
+const std::vector<std::string> kDurationUnitNames = {"h", "d", "weeks", "months", "years"};
+const std::vector<std::string> kDataUnits = {"GB", "TB", "PB"};
+
+// "h, d, weeks": unit symbols for a message, the same in every language.
+std::string joined(const std::vector<std::string>& symbols) {
+  std::string out;
+  for (const auto& s : symbols) out += (out.empty() ? "" : ", ") + s;
+  return out;
+}
+const std::string kDurationUnits = joined(kDurationUnitNames);
 const std::vector<std::string> kDurationSuggestions = {"h", "d", "min", "hours", "days", "weeks", "months", "years"};
 constexpr double kMaxHorizonHours = 50 * kHoursPerYear;
 
@@ -194,6 +203,31 @@ std::string money_text(const Range& r) {
   return format_money_range(r, kDefaultCurrency, whole ? 0 : 2);
 }
 
+// An investment's basis values: a figure as it is, one taken from a catalog entry, a change.
+Phrase figure(std::string value) {
+  return Phrase("tco.value.figure").fact("value", std::move(value));
+}
+
+Phrase from_catalog(std::string value, const std::string& catalog_id) {
+  if (catalog_id.empty()) return figure(std::move(value));
+  return Phrase("tco.value.from_catalog").fact("value", std::move(value)).fact("id", catalog_id);
+}
+
+Phrase change(std::string before, std::string after, std::string unit = {}) {
+  Phrase p(unit.empty() ? "tco.value.change" : "tco.value.change_in");
+  p.fact("before", std::move(before)).fact("after", std::move(after));
+  if (!unit.empty()) p.fact("unit", std::move(unit));
+  return p;
+}
+
+// Phrases joined by "; " (“；” in Chinese): each but the last is followed by the rest.
+Phrase semicolons(std::vector<Phrase> items) {
+  Phrase out = std::move(items.back());
+  for (size_t i = items.size() - 1; i-- > 0;)
+    out = Phrase("tco.and_then").fact("first", {std::move(items[i])}).fact("rest", {std::move(out)});
+  return out;
+}
+
 class ScenarioParser {
  public:
   ScenarioParser(const std::string& file, const catalog::Catalog& catalog)
@@ -207,13 +241,13 @@ class ScenarioParser {
     s.name = root["name"] ? r_.text(root["name"], "name") : fs::path(r_.file()).stem().string();
     if (const auto h = root["horizon"]) s.horizon_hours = horizon(h);
 
-    if (!root["owned"]) r_.fail(root, "owned", "missing: what would be bought (gpus and price, or a config)");
+    if (!root["owned"]) r_.fail(root, "owned", Phrase("error.scenario.owned_missing"));
     s.owned = owned(root["owned"]);
-    if (!root["rent"]) r_.fail(root, "rent", "missing: at least one rent price (e.g. on_demand_gpu_hour)");
+    if (!root["rent"]) r_.fail(root, "rent", Phrase("error.scenario.rent_missing"));
     s.rent = rent(root["rent"]);
     s.transfer = transfer(root["transfer"]);
 
-    if (!root["demand"]) r_.fail(root, "demand", "missing: one of utilization, weekly or file");
+    if (!root["demand"]) r_.fail(root, "demand", Phrase("error.scenario.demand_missing"));
     demand(root, s);
 
     s.investments = investments(root["investments"], s.owned);
@@ -228,24 +262,22 @@ class ScenarioParser {
 
   // "36 months", "156 weeks", "26280 h": hours, more than 0.
   double duration_hours(const YAML::Node& n, const std::string& field) const {
-    if (!n.IsScalar()) r_.fail(n, field, "must be a duration with a unit (" + std::string(kDurationUnits) + ")");
+    if (!n.IsScalar()) r_.fail(n, field, "error.scenario.not_duration", {{"units", kDurationUnits}});
     const std::string& text = n.Scalar();
     auto parts = split_number(text);
-    if (!parts) r_.fail(n, field, "'" + text + "' is not a duration with a unit (" + kDurationUnits + ")");
+    if (!parts) r_.fail(n, field, "error.scenario.not_duration_text", {{"text", text}, {"units", kDurationUnits}});
     const auto& [value, unit] = *parts;
-    if (unit.empty()) r_.fail(n, field, "'" + text + "' needs a unit (" + kDurationUnits + ")");
+    if (unit.empty()) r_.fail(n, field, "error.scenario.needs_unit", {{"text", text}, {"units", kDurationUnits}});
     std::optional<double> hours;
     for (const auto& u : kLongTimeUnits)
       if (u.symbol == unit) hours = value * u.hours;
     if (!hours) {
       auto q = parse_quantity(text, Dimension::kTime);
       if (!q)
-        r_.fail(n, field,
-                "unknown unit '" + unit + "' in '" + text + "' (use one of " + kDurationUnits + ")" +
-                    did_you_mean(unit, kDurationSuggestions));
+        r_.fail(n, field, unknown_unit(unit, text, kDurationUnits, kDurationSuggestions));
       hours = *q;
     }
-    if (*hours <= 0) r_.fail(n, field, "must be more than 0 (got " + text + ")");
+    if (*hours <= 0) r_.fail(n, field, "error.scenario.not_positive", {{"got", text}});
     return *hours;
   }
 
@@ -253,22 +285,22 @@ class ScenarioParser {
     double hours = duration_hours(n, "horizon");
     if (std::fabs(hours - std::round(hours)) > 1e-6) {
       const std::string in_hours = number_text(hours) + " h";
-      r_.fail(n, "horizon",
-              "must be a whole number of hours (got " + n.Scalar() + (in_hours == n.Scalar() ? "" : " = " + in_hours) +
-                  ")");
+      if (in_hours == n.Scalar()) r_.fail(n, "horizon", "error.scenario.horizon_not_whole", {{"got", n.Scalar()}});
+      r_.fail(n, "horizon", "error.scenario.horizon_not_whole_in_hours", {{"got", n.Scalar()}, {"hours", in_hours}});
     }
     if (hours > kMaxHorizonHours)
-      r_.fail(n, "horizon", "is implausibly long (got " + n.Scalar() + "; at most 50 years)");
+      r_.fail(n, "horizon", "error.scenario.horizon_too_long",
+              {{"got", n.Scalar()}, {"max_years", number_text(kMaxHorizonHours / kHoursPerYear)}});
     return std::round(hours);
   }
 
   // "50%" or a fraction such as 0.5.
   double fraction(const YAML::Node& n, const std::string& field) const {
-    if (!n.IsScalar()) r_.fail(n, field, "must be a percentage (50%) or a fraction (0.5)");
+    if (!n.IsScalar()) r_.fail(n, field, Phrase("error.scenario.not_fraction"));
     std::string_view s = trim(n.Scalar());
     if (!s.empty() && s.back() == '%') {
       auto parts = split_number(s.substr(0, s.size() - 1));
-      if (!parts || !parts->second.empty()) r_.fail(n, field, "'" + n.Scalar() + "' is not a percentage");
+      if (!parts || !parts->second.empty()) r_.fail(n, field, "error.scenario.not_percentage", {{"got", n.Scalar()}});
       return parts->first / 100;
     }
     return r_.number(n, field);
@@ -279,18 +311,17 @@ class ScenarioParser {
     double v = fraction(n, field);
     if (v < 0 || v > 1) {
       const bool percent = n.Scalar().find('%') != std::string::npos;
-      r_.fail(n, field,
-              "must be between 0% and 100% (got " + n.Scalar() + ")" +
-                  (percent || v < 0 ? "" : "; a percentage needs its sign: " + n.Scalar() + "%"));
+      if (percent || v < 0) r_.fail(n, field, "error.scenario.not_share", {{"got", n.Scalar()}});
+      r_.fail(n, field, "error.scenario.not_share_needs_sign", {{"got", n.Scalar()}});
     }
     return v;
   }
 
   Range unit_fraction_range(const YAML::Node& n, const std::string& field) const {
     if (n.IsSequence()) {
-      if (n.size() != 2) r_.fail(n, field, "must be [low, high] or one value");
+      if (n.size() != 2) r_.fail(n, field, Phrase("error.scenario.not_range"));
       Range out{unit_fraction(n[0], field), unit_fraction(n[1], field)};
-      if (out.low > out.high) r_.fail(n, field, "low is above high");
+      if (out.low > out.high) r_.fail(n, field, Phrase("error.scenario.low_above_high"));
       return out;
     }
     return Range::point(unit_fraction(n, field));
@@ -299,13 +330,13 @@ class ScenarioParser {
   // A PUE: facility power over IT power, so never below 1.
   Range pue_range(const YAML::Node& n, const std::string& field) const {
     Range pue = r_.range(n, field);
-    if (pue.low < 1) r_.fail(n, field, "must be at least 1 (got " + range_text(pue) + ")");
+    if (pue.low < 1) r_.fail(n, field, "error.scenario.pue_below_one", {{"got", range_text(pue)}});
     return pue;
   }
 
   double pue_number(const YAML::Node& n, const std::string& field) const {
     double pue = r_.number(n, field);
-    if (pue < 1) r_.fail(n, field, "must be at least 1 (got " + n.Scalar() + ")");
+    if (pue < 1) r_.fail(n, field, "error.scenario.pue_below_one", {{"got", n.Scalar()}});
     return pue;
   }
 
@@ -321,7 +352,7 @@ class ScenarioParser {
   const catalog::Entry& catalog_entry(const YAML::Node& at, const std::string& field, const std::string& kind,
                                       const std::string& id) const {
     const catalog::Entry* e = catalog_.find(kind, id);
-    if (!e) r_.fail(at, field, "the catalog has no " + kind + " '" + id + "' for the default; give " + field);
+    if (!e) r_.fail(at, field, "error.scenario.no_catalog_default", {{"kind", kind}, {"id", id}, {"field", field}});
     return *e;
   }
 
@@ -335,7 +366,7 @@ class ScenarioParser {
     if (const auto c = n["config"]) {
       const std::string path = relative_path(r_.text(c, "owned.config"));
       auto text = read_text_file(path);
-      if (!text) r_.fail(c, "owned.config", "cannot read '" + path + "': " + text.error().message);
+      if (!text) r_.fail(c, "owned.config", Phrase("error.cannot_read").fact("path", path).fact("why", {text.error().message}));
       auto input = plan::parse_config_yaml(*text, path);
       if (!input) throw ParseFailure{input.error()};
       auto config = plan::resolve_config(*input, catalog_);
@@ -346,21 +377,21 @@ class ScenarioParser {
       power_kw = Range::point(quote.power.total_w() * config->nodes / 1000);
     }
     if (const auto g = n["gpus"]) gpus = r_.count(g, "owned.gpus", 1);
-    if (!gpus) r_.fail(n, "owned.gpus", "missing: how many GPUs would be owned (or give owned.config)");
+    if (!gpus) r_.fail(n, "owned.gpus", Phrase("error.scenario.owned_gpus_missing"));
     o.gpus = *gpus;
     if (const auto p = n["price"]) price = r_.range(p, "owned.price");
-    if (!price) r_.fail(n, "owned.price", "missing: the purchase price (or give owned.config to price a quote)");
+    if (!price) r_.fail(n, "owned.price", Phrase("error.scenario.owned_price_missing"));
     o.purchase = *price;
 
     if (const auto g = n["gpu"]) {
       const std::string id = r_.text(g, "owned.gpu");
       const catalog::Entry* gpu = catalog_.find("gpu", id);
-      if (!gpu) r_.fail(g, "owned.gpu", "unknown gpu '" + id + "'" + did_you_mean(id, catalog_.ids_of_kind("gpu")));
+      if (!gpu) r_.fail(g, "owned.gpu", unknown_id("gpu", id, catalog_.ids_of_kind("gpu")));
       if (!power_kw)
         power_kw = Range::point(o.gpus * gpu->number("tdp_w") * catalog_.threshold("power.server_factor") / 1000);
     }
     if (const auto p = n["power_kw"]) power_kw = r_.range(p, "owned.power_kw");
-    if (!power_kw) r_.fail(n, "owned.power_kw", "missing: the owned fleet's peak power in kW (or give gpu or config)");
+    if (!power_kw) r_.fail(n, "owned.power_kw", Phrase("error.scenario.owned_power_missing"));
     o.power_kw = *power_kw;
 
     if (const auto res = n["residual"]) {
@@ -394,12 +425,12 @@ class ScenarioParser {
     for (const auto& p : kRentPrices) {
       const auto per_gpu = n[p.per_gpu], per_server = n[p.per_server];
       if (per_gpu && per_server)
-        r_.fail(per_server, std::string("rent.") + p.per_server,
-                std::string("give ") + p.per_gpu + " or " + p.per_server + ", not both");
+        r_.fail(per_server, std::string("rent.") + p.per_server, "error.scenario.rent_price_twice",
+                {{"per_gpu", p.per_gpu}, {"per_server", p.per_server}});
       if (per_gpu) out.*p.member = r_.range(per_gpu, std::string("rent.") + p.per_gpu);
       if (per_server) {
         const std::string field = std::string("rent.") + p.per_server;
-        if (!gpus_per_server) r_.fail(per_server, field, "needs rent.gpus_per_server to give a price per GPU");
+        if (!gpus_per_server) r_.fail(per_server, field, Phrase("error.scenario.needs_gpus_per_server"));
         out.*p.member = r_.range(per_server, field) / *gpus_per_server;
       }
     }
@@ -409,10 +440,10 @@ class ScenarioParser {
       const catalog::Entry* offer = catalog_.find("cloud_offer", id);
       if (!offer)
         r_.fail(c, "rent.cloud_offer",
-                "unknown cloud_offer '" + id + "'" + did_you_mean(id, catalog_.ids_of_kind("cloud_offer")));
+                unknown_id("cloud_offer", id, catalog_.ids_of_kind("cloud_offer")));
       const std::string currency = offer->text("currency");
       auto rate = catalog_.rate_to_cny(currency);
-      if (!rate) r_.fail(c, "rent.cloud_offer", "the catalog has no exchange rate from " + currency + " to CNY");
+      if (!rate) r_.fail(c, "rent.cloud_offer", "error.scenario.no_exchange_rate", {{"currency", currency}});
       const double gpus = offer->number("gpus");
       if (!out.on_demand_gpu_hour)
         out.on_demand_gpu_hour = Range::point(rate->convert(offer->number("on_demand_hour") / gpus));
@@ -424,34 +455,28 @@ class ScenarioParser {
     if (out.source.empty()) out.source = "scenario";
 
     if (!out.on_demand_gpu_hour && !out.monthly_gpu && !out.spot_gpu_hour && !out.reserved_gpu_hour)
-      r_.fail(n, "rent",
-              "no rent price: give on_demand_gpu_hour, monthly_gpu, spot_gpu_hour, reserved_gpu_hour (or a "
-              "_server_ price with gpus_per_server) or a cloud_offer");
+      r_.fail(n, "rent", Phrase("error.scenario.no_rent_price"));
     if (const auto o = n["spot_overhead"]) out.spot_overhead = unit_fraction_range(o, "rent.spot_overhead");
     return out;
   }
 
   // An amount of data in GB: a bare number is GB; TB and PB need `units` to say 1,000 or 1,024.
   double gigabytes(const YAML::Node& n, const std::string& field, const YAML::Node& units, bool binary) const {
-    if (!n.IsScalar()) r_.fail(n, field, "must be an amount of data (e.g. 100 TB)");
+    if (!n.IsScalar()) r_.fail(n, field, Phrase("error.scenario.not_data"));
     const std::string& text = n.Scalar();
     auto parts = split_number(text);
-    if (!parts) r_.fail(n, field, "'" + text + "' is not an amount of data (GB, TB, PB)");
+    if (!parts) r_.fail(n, field, "error.scenario.not_data_text", {{"text", text}});
     const auto& [value, unit] = *parts;
-    if (value < 0) r_.fail(n, field, "must not be negative (got " + text + ")");
+    if (value < 0) r_.fail(n, field, "error.scenario.negative", {{"got", text}});
     const double k = binary ? 1024 : 1000;
     double factor = 0;
     if (unit.empty() || unit == "GB") {
       factor = 1;
     } else if (unit == "TB" || unit == "PB") {
-      if (!units)
-        r_.fail(n, field,
-                "'" + text + "' is ambiguous: add transfer.units: decimal (TB = 1,000 GB) or binary (TB = 1,024 GB)");
+      if (!units) r_.fail(n, field, "error.scenario.ambiguous_units", {{"text", text}});
       factor = unit == "TB" ? k : k * k;
     } else {
-      r_.fail(n, field,
-              "unknown unit '" + unit + "' in '" + text + "' (use one of GB, TB, PB)" +
-                  did_you_mean(unit, {"GB", "TB", "PB"}));
+      r_.fail(n, field, unknown_unit(unit, text, joined(kDataUnits), kDataUnits));
     }
     return value * factor;
   }
@@ -465,8 +490,7 @@ class ScenarioParser {
     if (units) {
       const std::string u = r_.text(units, "transfer.units");
       if (u != "decimal" && u != "binary")
-        r_.fail(units, "transfer.units",
-                "'" + u + "' is not one of decimal, binary" + did_you_mean(u, {"decimal", "binary"}));
+        r_.fail(units, "transfer.units", not_one_of(u, {"decimal", "binary"}));
       t.binary_units = u == "binary";
     }
     if (const auto a = n["egress_per_month"])
@@ -483,24 +507,26 @@ class ScenarioParser {
   void demand(const YAML::Node& root, Scenario& s) const {
     const YAML::Node n = root["demand"];
     r_.check_keys(n, "demand", kDemandKinds);
-    if (n.size() == 0) r_.fail(n, "demand", "give one of utilization, weekly or file");
+    if (n.size() == 0) r_.fail(n, "demand", Phrase("error.scenario.demand_empty"));
     if (n.size() > 1) {
       auto it = n.begin();
       ++it;
-      r_.fail(it->first, "demand." + it->first.Scalar(), "give one of utilization, weekly or file, not several");
+      r_.fail(it->first, "demand." + it->first.Scalar(), Phrase("error.scenario.demand_several"));
     }
     if (const auto f = n["file"]) {
       demand_file(f, root, s);
       return;
     }
-    if (s.horizon_hours == 0) r_.fail(root, "horizon", "missing: how long to cost (e.g. 36 months)");
+    if (s.horizon_hours == 0) r_.fail(root, "horizon", Phrase("error.scenario.horizon_missing"));
     const auto hours = static_cast<size_t>(s.horizon_hours);
     if (const auto u = n["utilization"]) {
       const double share = unit_fraction(u, "demand.utilization");
       const double busy = share * s.owned.gpus;
       s.demand.assign(hours, busy);
-      s.demand_description = number_text(share * 100) + "% of the " + std::to_string(s.owned.gpus) +
-                             " owned GPUs every hour (" + number_text(busy) + " busy)";
+      s.demand_description = Phrase("tco.demand.utilization")
+                                 .fact("share", number_text(share * 100))
+                                 .fact("gpus", std::to_string(s.owned.gpus))
+                                 .fact("busy", number_text(busy));
       return;
     }
     weekly(n["weekly"], s, hours);
@@ -510,7 +536,7 @@ class ScenarioParser {
     const std::string name = r_.text(f, "demand.file");
     const std::string path = relative_path(name);
     auto text = read_text_file(path);
-    if (!text) r_.fail(f, "demand.file", "cannot read demand file '" + path + "': " + text.error().message);
+    if (!text) r_.fail(f, "demand.file", Phrase("error.cannot_read").fact("path", path).fact("why", {text.error().message}));
     auto hourly = parse_demand_csv(*text, path);
     if (!hourly) throw ParseFailure{hourly.error()};
     const size_t rows = hourly->size();
@@ -520,28 +546,33 @@ class ScenarioParser {
     for (size_t h = 0; h < hours; ++h) s.demand[h] = (*hourly)[h % rows];
     const std::string base = fs::path(name).filename().string();
     if (rows == hours) {
-      s.demand_description = "hourly demand from " + base + " (" + number_text(rows) + " h)";
+      s.demand_description = Phrase("tco.demand.file").fact("file", base).fact("rows", number_text(rows));
     } else if (rows < hours) {
-      s.demand_description = "hourly demand from " + base + ": its " + number_text(rows) +
-                             " h repeated cyclically over the " + number_text(hours) + " h horizon (" +
-                             number_text(static_cast<double>(hours) / rows) + " times)";
+      s.demand_description = Phrase("tco.demand.file_repeated")
+                                 .fact("file", base)
+                                 .fact("rows", number_text(rows))
+                                 .fact("hours", number_text(hours))
+                                 .fact("times", number_text(static_cast<double>(hours) / rows));
     } else {
-      s.demand_description =
-          "hourly demand from " + base + ": the first " + number_text(hours) + " of its " + number_text(rows) + " h";
+      s.demand_description = Phrase("tco.demand.file_first")
+                                 .fact("file", base)
+                                 .fact("rows", number_text(rows))
+                                 .fact("hours", number_text(hours));
     }
   }
 
   void weekly(const YAML::Node& n, Scenario& s, size_t hours) const {
     if (!n.IsSequence() || n.size() == 0)
-      r_.fail(n, "demand.weekly", "must be a list of {days: [mon, tue], from: 0, to: 24, gpus: 8}");
+      r_.fail(n, "demand.weekly", "error.scenario.weekly_not_list",
+              {{"example", "{days: [mon, tue], from: 0, to: 24, gpus: 8}"}});
     std::array<double, kHoursPerWeek> week{};
-    std::string described;
+    std::vector<Phrase> described;
     for (size_t i = 0; i < n.size(); ++i) {
       const std::string field = "demand.weekly[" + std::to_string(i) + "]";
       const YAML::Node e = n[i];
       r_.check_keys(e, field, kWeeklyKeys);
-      if (!e["days"]) r_.fail(e, field + ".days", "missing: which weekdays (mon..sun)");
-      if (!e["gpus"]) r_.fail(e, field + ".gpus", "missing: how many GPUs are busy");
+      if (!e["days"]) r_.fail(e, field + ".days", Phrase("error.scenario.weekly_days_missing"));
+      if (!e["gpus"]) r_.fail(e, field + ".gpus", Phrase("error.scenario.weekly_gpus_missing"));
       std::vector<int> days;
       const YAML::Node d = e["days"];
       if (d.IsScalar()) {
@@ -549,44 +580,45 @@ class ScenarioParser {
       } else if (d.IsSequence() && d.size() > 0) {
         for (size_t j = 0; j < d.size(); ++j) days.push_back(weekday(d[j], field + ".days[" + std::to_string(j) + "]"));
       } else {
-        r_.fail(d, field + ".days", "must be a list of weekdays (mon..sun)");
+        r_.fail(d, field + ".days", Phrase("error.scenario.not_weekdays"));
       }
       const int from = e["from"] ? hour_of_day(e["from"], field + ".from") : 0;
       const int to = e["to"] ? hour_of_day(e["to"], field + ".to") : 24;
       if (from >= to)
-        r_.fail(e["to"] ? e["to"] : e, field + ".to",
-                "must be after from (got from " + std::to_string(from) + ", to " + std::to_string(to) + ")");
+        r_.fail(e["to"] ? e["to"] : e, field + ".to", "error.scenario.to_not_after_from",
+                {{"from", std::to_string(from)}, {"to", std::to_string(to)}});
       const double gpus = r_.non_negative(e["gpus"], field + ".gpus");
-      std::string names;
+      std::vector<Phrase> names;
       for (int day : days) {
-        names += (names.empty() ? "" : ", ") + std::string(kWeekdays[day]);
+        names.push_back(Phrase("tco.weekday." + std::string(kWeekdays[day])));
         for (int h = from; h < to; ++h) week[day * 24 + h] += gpus;
       }
-      described += (described.empty() ? "" : "; ") + number_text(gpus) + " GPUs " + names + " " + std::to_string(from) +
-                   "–" + std::to_string(to) + " h";
+      described.push_back(Phrase("tco.demand.weekly_entry")
+                              .fact("gpus", number_text(gpus))
+                              .fact("days", std::move(names))
+                              .fact("from", std::to_string(from))
+                              .fact("to", std::to_string(to)));
     }
     double per_week = 0;
     for (double g : week) per_week += g;
     s.demand.resize(hours);
     for (size_t h = 0; h < hours; ++h) s.demand[h] = week[h % kHoursPerWeek];
-    s.demand_description =
-        "weekly pattern from Monday 00:00: " + described + " (" + number_text(per_week) + " GPU-hours a week)";
+    s.demand_description = Phrase("tco.demand.weekly")
+                               .fact("entries", {semicolons(std::move(described))})
+                               .fact("per_week", number_text(per_week));
   }
 
   int weekday(const YAML::Node& n, const std::string& field) const {
-    std::string day = r_.text(n, field);
-    std::transform(day.begin(), day.end(), day.begin(), [](unsigned char c) { return std::tolower(c); });
+    const std::string day = lower(r_.text(n, field));
     for (size_t i = 0; i < kWeekdays.size(); ++i)
       if (kWeekdays[i] == day) return static_cast<int>(i);
-    r_.fail(n, field,
-            "'" + n.Scalar() + "' is not a weekday (mon, tue, wed, thu, fri, sat, sun)" +
-                did_you_mean(day, {kWeekdays.begin(), kWeekdays.end()}));
+    r_.fail(n, field, not_one_of(n.Scalar(), {kWeekdays.begin(), kWeekdays.end()}));
   }
 
   int hour_of_day(const YAML::Node& n, const std::string& field) const {
     double h = r_.number(n, field);
-    if (h < 0 || h > 24) r_.fail(n, field, "must be an hour between 0 and 24 (got " + n.Scalar() + ")");
-    if (h != std::floor(h)) r_.fail(n, field, "must be a whole hour (got " + n.Scalar() + ")");
+    if (h < 0 || h > 24) r_.fail(n, field, "error.scenario.hour_out_of_range", {{"got", n.Scalar()}});
+    if (h != std::floor(h)) r_.fail(n, field, "error.scenario.hour_not_whole", {{"got", n.Scalar()}});
     return static_cast<int>(h);
   }
 
@@ -607,18 +639,20 @@ class ScenarioParser {
     return out;
   }
 
-  // A figure only the user knows.
-  Range required_range(const YAML::Node& n, const std::string& key, const std::string& field,
-                       const std::string& what) const {
-    if (!n[key]) r_.fail(n, field + "." + key, "missing: " + what);
+  // A figure only the user knows; its absence is "error.scenario.missing_figure" with what the
+  // figure is ("error.scenario.figure.<key>").
+  Range required_range(const YAML::Node& n, const std::string& key, const std::string& field) const {
+    if (!n[key])
+      r_.fail(n, field + "." + key,
+              Phrase("error.scenario.missing_figure").fact("what", {Phrase("error.scenario.figure." + key)}));
     return r_.range(n[key], field + "." + key);
   }
 
-  // The catalog's figure unless the user gives one; `basis` says which.
+  // The catalog's figure unless the user gives one; `origin` keeps the catalog id when it was used.
   Range catalog_range(const YAML::Node& n, const std::string& key, const std::string& field, const std::string& kind,
                       const std::string& id, const std::string& entry_key, std::string& origin) const {
     if (n[key]) return r_.range(n[key], field + "." + key);
-    origin = " (catalog " + id + ")";
+    origin = id;
     return catalog_entry(n, field + "." + key, kind, id).range(entry_key);
   }
 
@@ -638,16 +672,17 @@ class ScenarioParser {
     const double after = catalog_number(n, "epoch_minutes_after", field, catalog_.threshold("network.epoch_min_ib"));
     if (after > before)
       r_.fail(n["epoch_minutes_after"] ? n["epoch_minutes_after"] : n, field + ".epoch_minutes_after",
-              "must not exceed epoch_minutes_before (" + number_text(after) + " > " + number_text(before) + ")");
-    const Range epochs = required_range(n, "epochs_per_month", field, "how many epochs the job runs a month");
-    const Range value = required_range(n, "cluster_hour_value", field, "what an hour of the cluster is worth, CNY");
+              "error.scenario.exceeds",
+              {{"limit_key", "epoch_minutes_before"}, {"got", number_text(after)}, {"limit", number_text(before)}});
+    const Range epochs = required_range(n, "epochs_per_month", field);
+    const Range value = required_range(n, "cluster_hour_value", field);
     const double saved_hours = (before - after) / 60;
     inv.benefit_monthly = Range::point(saved_hours) * epochs * value;
-    inv.basis = {{"cost", money_text(inv.upfront) + origin},
-                 {"epoch", number_text(before) + " → " + number_text(after) + " min"},
-                 {"epochs a month", range_text(epochs)},
-                 {"cluster-hour value", money_text(value)},
-                 {"cluster-hours saved a month", range_text(epochs * saved_hours)}};
+    inv.basis = {{"cost", from_catalog(money_text(inv.upfront), origin)},
+                 {"epoch", change(number_text(before), number_text(after), "min")},
+                 {"epochs_per_month", figure(range_text(epochs))},
+                 {"cluster_hour_value", figure(money_text(value))},
+                 {"cluster_hours_saved", figure(range_text(epochs * saved_hours))}};
     return inv;
   }
 
@@ -661,22 +696,22 @@ class ScenarioParser {
     // contract left it out); 0 unless the user has a figure.
     const Range install = optional_range(n["install_cost"], field + ".install_cost", {});
     inv.upfront = cost + install;
-    const Range load = required_range(n, "it_load_kw", field, "the IT load the cooling serves, in kW");
+    const Range load = required_range(n, "it_load_kw", field);
     const double before =
         n["pue_before"] ? pue_number(n["pue_before"], field + ".pue_before") : catalog_.threshold("pue.air");
     const double after =
         n["pue_after"] ? pue_number(n["pue_after"], field + ".pue_after") : catalog_.threshold("pue.liquid");
     if (after > before)
-      r_.fail(n["pue_after"] ? n["pue_after"] : n, field + ".pue_after",
-              "must not exceed pue_before (" + number_text(after) + " > " + number_text(before) + ")");
+      r_.fail(n["pue_after"] ? n["pue_after"] : n, field + ".pue_after", "error.scenario.exceeds",
+              {{"limit_key", "pue_before"}, {"got", number_text(after)}, {"limit", number_text(before)}});
     const Range electricity =
         optional_range(n["electricity_per_kwh"], field + ".electricity_per_kwh", owned.electricity_kwh);
     inv.benefit_monthly = load * ((before - after) * kHoursPerMonth) * electricity;
-    inv.basis = {{"cost", money_text(cost) + origin},
-                 {"installation", money_text(install)},
-                 {"IT load", range_text(load) + " kW"},
-                 {"pue", number_text(before) + " → " + number_text(after)},
-                 {"electricity", money_text(electricity) + "/kWh"}};
+    inv.basis = {{"cost", from_catalog(money_text(cost), origin)},
+                 {"installation", figure(money_text(install))},
+                 {"it_load", figure(range_text(load) + " kW")},
+                 {"pue", change(number_text(before), number_text(after))},
+                 {"electricity", figure(money_text(electricity) + "/kWh")}};
     return inv;
   }
 
@@ -691,20 +726,20 @@ class ScenarioParser {
     auto downtime = [&](const char* key, const char* tier) {
       if (n[key]) return r_.non_negative(n[key], field + "." + key);
       auto h = catalog_entry(n, field + "." + key, "support", tier).opt_number("downtime_h_per_year");
-      if (!h) r_.fail(n, field + "." + key, std::string("the catalog's ") + tier + " gives no downtime; give " + key);
+      if (!h) r_.fail(n, field + "." + key, "error.scenario.no_catalog_downtime", {{"tier", tier}, {"key", key}});
       return *h;
     };
     const double before = downtime("downtime_hours_before", "basic-5x8-nbd");
     const double after = downtime("downtime_hours_after", "premium-2h-4h");
     if (after > before)
       r_.fail(n["downtime_hours_after"] ? n["downtime_hours_after"] : n, field + ".downtime_hours_after",
-              "must not exceed downtime_hours_before (" + number_text(after) + " > " + number_text(before) + ")");
-    const Range hour_cost =
-        required_range(n, "downtime_cost_per_hour", field, "what an hour of downtime costs you, CNY");
+              "error.scenario.exceeds",
+              {{"limit_key", "downtime_hours_before"}, {"got", number_text(after)}, {"limit", number_text(before)}});
+    const Range hour_cost = required_range(n, "downtime_cost_per_hour", field);
     inv.benefit_monthly = hour_cost * ((before - after) / 12);
-    inv.basis = {{"cost a year", money_text(per_year) + origin},
-                 {"downtime a year", number_text(before) + " → " + number_text(after) + " h"},
-                 {"cost of an hour down", money_text(hour_cost)}};
+    inv.basis = {{"cost_per_year", from_catalog(money_text(per_year), origin)},
+                 {"downtime_per_year", change(number_text(before), number_text(after), "h")},
+                 {"downtime_hour_cost", figure(money_text(hour_cost))}};
     return inv;
   }
 
@@ -717,10 +752,10 @@ class ScenarioParser {
     const Range per_gpu_year =
         catalog_range(n, "cost_per_gpu_year", field, "licence", "nvidia-ai-enterprise", "per_gpu_year", origin);
     inv.cost_monthly = per_gpu_year * (gpus / 12.0);
-    inv.benefit_monthly = required_range(n, "benefit_per_month", field, "what the licence is worth a month, CNY");
-    inv.basis = {{"gpus", std::to_string(gpus)},
-                 {"cost per GPU-year", money_text(per_gpu_year) + origin},
-                 {"benefit a month", money_text(inv.benefit_monthly)}};
+    inv.benefit_monthly = required_range(n, "benefit_per_month", field);
+    inv.basis = {{"gpus", figure(std::to_string(gpus))},
+                 {"cost_per_gpu_year", from_catalog(money_text(per_gpu_year), origin)},
+                 {"benefit_per_month", figure(money_text(inv.benefit_monthly))}};
     return inv;
   }
 
@@ -744,13 +779,15 @@ class ScenarioParser {
     if (const auto d = n["draws"]) {
       double v = r_.number(d, "monte_carlo.draws");
       if (v != std::floor(v) || v < 1 || v > 1e8)
-        r_.fail(d, "monte_carlo.draws", "must be a whole number from 1 to 100,000,000 (got " + d.Scalar() + ")");
+        r_.fail(d, "monte_carlo.draws", "error.scenario.whole_between",
+                {{"min", "1"}, {"max", "100,000,000"}, {"got", d.Scalar()}});
       s.mc_draws = static_cast<int>(v);
     }
     if (const auto sd = n["seed"]) {
       double v = r_.number(sd, "monte_carlo.seed");
       if (v != std::floor(v) || v < 0 || v > 4294967295.0)
-        r_.fail(sd, "monte_carlo.seed", "must be a whole number from 0 to 4,294,967,295 (got " + sd.Scalar() + ")");
+        r_.fail(sd, "monte_carlo.seed", "error.scenario.whole_between",
+                {{"min", "0"}, {"max", "4,294,967,295"}, {"got", sd.Scalar()}});
       s.mc_seed = static_cast<unsigned>(v);
     }
   }
@@ -763,9 +800,7 @@ class ScenarioParser {
     std::string raw;
     int line = 0;
     bool seen_content = false;
-    auto error = [&](const std::string& field, const std::string& message) {
-      return Error{path, line, field, message};
-    };
+    auto error = [&](const std::string& field, Phrase message) { return Error{path, line, field, std::move(message)}; };
     while (std::getline(in, raw)) {
       ++line;
       std::string_view s = raw;
@@ -783,33 +818,35 @@ class ScenarioParser {
         start = comma + 1;
       }
       if (fields.size() != 2)
-        return error({}, "expected 2 fields, hour,busy_gpus (got " + std::to_string(fields.size()) + ")");
+        return error({}, Phrase("error.scenario.csv_fields").fact("got", std::to_string(fields.size())));
       long long hour = 0;
       auto [end, ec] = std::from_chars(fields[0].data(), fields[0].data() + fields[0].size(), hour);
       if (ec != std::errc() || end != fields[0].data() + fields[0].size()) {
         if (first && !split_number(fields[0])) continue;  // the header
-        return error("hour", "'" + std::string(fields[0]) + "' is not a whole hour number");
+        return error("hour", Phrase("error.scenario.csv_hour_not_whole").fact("got", std::string(fields[0])));
       }
       const auto expected = static_cast<long long>(out.size());
       if (hour != expected) {
-        if (out.empty()) return error("hour", "hours must start at 0 (got " + std::to_string(hour) + ")");
+        if (out.empty())
+          return error("hour", Phrase("error.scenario.csv_first_hour").fact("got", std::to_string(hour)));
         const std::string previous = std::to_string(expected - 1);
         if (hour < expected)
-          return error("hour", "hour " + std::to_string(hour) + " after hour " + previous +
-                                   ": hours must be consecutive, each once");
-        const std::string missing = hour - expected == 1 ? "hour " + std::to_string(expected) + " is missing"
-                                                         : "hours " + std::to_string(expected) + "–" +
-                                                               std::to_string(hour - 1) + " are missing";
-        return error("hour",
-                     "hour " + std::to_string(hour) + " does not follow hour " + previous + " (" + missing + ")");
+          return error(
+              "hour",
+              Phrase("error.scenario.csv_hour_again").fact("hour", std::to_string(hour)).fact("previous", previous));
+        Phrase gap(hour - expected == 1 ? "error.scenario.csv_hour_missing" : "error.scenario.csv_hours_missing");
+        gap.fact("hour", std::to_string(hour)).fact("previous", previous).fact("first", std::to_string(expected));
+        if (hour - expected > 1) gap.fact("last", std::to_string(hour - 1));
+        return error("hour", std::move(gap));
       }
       auto parts = split_number(fields[1]);
       if (!parts || !parts->second.empty())
-        return error("busy_gpus", "'" + std::string(fields[1]) + "' is not a number");
-      if (parts->first < 0) return error("busy_gpus", "must not be negative (got " + std::string(fields[1]) + ")");
+        return error("busy_gpus", Phrase("error.scenario.csv_not_number").fact("got", std::string(fields[1])));
+      if (parts->first < 0)
+        return error("busy_gpus", Phrase("error.scenario.negative").fact("got", std::string(fields[1])));
       out.push_back(parts->first);
     }
-    if (out.empty()) return Error{path, 0, {}, "no demand rows (expected lines of hour,busy_gpus)"};
+    if (out.empty()) return Error{path, 0, {}, Phrase("error.scenario.csv_empty")};
     return out;
   }
 

@@ -10,6 +10,7 @@
 
 #include "catalog/catalog.h"
 #include "core/error.h"
+#include "core/phrase.h"
 #include "core/range.h"
 
 namespace gpuplan::tco {
@@ -51,6 +52,13 @@ struct Transfer {
   Range storage_gb_month;
 };
 
+// One figure an investment was judged on: what it is (an id the message table labels as
+// "tco.basis.<id>") and its value as a phrase ("tco.value.*": the figure, where it came from).
+struct BasisItem {
+  std::string id;  // "cost", "epochs_per_month", "pue", …
+  Phrase value;
+};
+
 // A yes/no investment judged from the user's figures (SPEC E5). Every kind reduces to an
 // upfront cost, a recurring cost and a benefit per month.
 struct Investment {
@@ -58,7 +66,7 @@ struct Investment {
   Range upfront;
   Range cost_monthly;
   Range benefit_monthly;
-  std::vector<std::pair<std::string, std::string>> basis;  // the figures used, for the report
+  std::vector<BasisItem> basis;  // the figures used, for the report
 };
 
 // Facts beside the numbers (SPEC E6, E7), as the user states them.
@@ -77,7 +85,7 @@ struct Scenario {
   RentOffers rent;
   Transfer transfer;
   std::vector<double> demand;  // busy GPUs in each hour of the horizon
-  std::string demand_description;
+  Phrase demand_description;   // "tco.demand.*": where the demand came from, with its figures
   std::vector<Investment> investments;
   Factors factors;
   int mc_draws = 10000;

@@ -6,8 +6,6 @@
 #include <numeric>
 #include <random>
 
-#include <fmt/format.h>
-
 #include "core/money.h"
 
 namespace gpuplan::tco {
@@ -163,14 +161,14 @@ struct Costs {
   std::array<std::vector<CostLine>, kStrategyCount> lines;
 };
 
-void add(std::vector<CostLine>& lines, const std::string& item, double amount) {
+void add(std::vector<CostLine>& lines, const std::string& id, double amount) {
   if (amount == 0) return;
   for (auto& l : lines)
-    if (l.item == item) {
+    if (l.id == id) {
       l.amount += amount;
       return;
     }
-  lines.push_back({item, amount});
+  lines.push_back({id, amount});
 }
 
 struct Model {
@@ -199,9 +197,9 @@ struct Model {
   void running_owned(std::vector<CostLine>& lines, double gpus, double busy, double hours) const {
     const double share = owned_share(gpus);
     const double months = hours / kHoursPerMonth;
-    add(lines, "electricity (power × PUE × price)", energy(gpus, busy, hours));
-    add(lines, "rack / colocation", v[kRack] * months * share);
-    add(lines, "operations staff", v[kStaff] * months * share);
+    add(lines, "electricity", energy(gpus, busy, hours));
+    add(lines, "rack", v[kRack] * months * share);
+    add(lines, "staff", v[kStaff] * months * share);
     add(lines, "licences", v[kLicences] * hours / kHoursPerYear * share);
     add(lines, "support", v[kSupport] * hours / kHoursPerYear * share);
   }
@@ -209,39 +207,39 @@ struct Model {
   void cloud_extras(std::vector<CostLine>& lines, double hours, double cloud_share) const {
     const double months = hours / kHoursPerMonth;
     const Transfer& t = sc.transfer;
-    add(lines, "data egress", t.gb_out_per_month * v[kEgressPrice] * months * cloud_share);
-    add(lines, "data ingress", t.gb_in_per_month * v[kIngressPrice] * months * cloud_share);
-    add(lines, "cloud storage", t.storage_gb * v[kStoragePrice] * months * cloud_share);
+    add(lines, "egress", t.gb_out_per_month * v[kEgressPrice] * months * cloud_share);
+    add(lines, "ingress", t.gb_in_per_month * v[kIngressPrice] * months * cloud_share);
+    add(lines, "storage", t.storage_gb * v[kStoragePrice] * months * cloud_share);
   }
 
   Costs running(const DemandStats& s) const {
     Costs c;
     // Buy: the owned fleet, with demand above it sent to on-demand.
     running_owned(c.lines[kBuy], sc.owned.gpus, s.owned_busy, s.hours);
-    add(c.lines[kBuy], "overflow above the owned GPUs, on demand", s.overflow * v[kOnDemand]);
+    add(c.lines[kBuy], "overflow", s.overflow * v[kOnDemand]);
     const double all_cloud = s.gpu_hours > 0 ? 1 : 0;
-    add(c.lines[kRentMonthly], "monthly rent at each month's peak", s.peak_gpu_months * v[kMonthly]);
+    add(c.lines[kRentMonthly], "monthly_rent", s.peak_gpu_months * v[kMonthly]);
     cloud_extras(c.lines[kRentMonthly], s.hours, all_cloud);
-    add(c.lines[kRentHourly], "on-demand GPU-hours", s.gpu_hours * v[kOnDemand]);
+    add(c.lines[kRentHourly], "on_demand", s.gpu_hours * v[kOnDemand]);
     cloud_extras(c.lines[kRentHourly], s.hours, all_cloud);
-    add(c.lines[kSpotStrategy], "spot GPU-hours incl. interruption overhead", s.gpu_hours * (1 + v[kSpotOverhead]) * v[kSpot]);
+    add(c.lines[kSpotStrategy], "spot", s.gpu_hours * (1 + v[kSpotOverhead]) * v[kSpot]);
     cloud_extras(c.lines[kSpotStrategy], s.hours, all_cloud);
     // Reserved: committed for the peak of the whole horizon (set by `reserved_peak`).
-    add(c.lines[kReservedStrategy], "reserved capacity", reserved_peak * s.hours * v[kReserved]);
+    add(c.lines[kReservedStrategy], "reserved", reserved_peak * s.hours * v[kReserved]);
     cloud_extras(c.lines[kReservedStrategy], s.hours, all_cloud);
     // Hybrid: own B GPUs, burst the rest to on-demand; transfer follows the cloud's share.
     running_owned(c.lines[kHybrid], hybrid_b, s.hybrid_busy, s.hours);
-    add(c.lines[kHybrid], "burst above the owned GPUs, on demand", s.hybrid_burst * v[kOnDemand]);
+    add(c.lines[kHybrid], "burst", s.hybrid_burst * v[kOnDemand]);
     cloud_extras(c.lines[kHybrid], s.hours, s.gpu_hours > 0 ? s.hybrid_burst / s.gpu_hours : 0);
     return c;
   }
 
   void one_off(Costs& c) const {
     add(c.lines[kBuy], "purchase", v[kPurchase]);
-    add(c.lines[kBuy], "residual value at the end", -residual);
+    add(c.lines[kBuy], "residual", -residual);
     const double share = owned_share(hybrid_b);
-    add(c.lines[kHybrid], "purchase (owned share)", v[kPurchase] * share);
-    add(c.lines[kHybrid], "residual value at the end (owned share)", -residual * share);
+    add(c.lines[kHybrid], "purchase_share", v[kPurchase] * share);
+    add(c.lines[kHybrid], "residual_share", -residual * share);
   }
 
   double reserved_peak = 0;
@@ -460,7 +458,7 @@ TcoResult analyse(const Scenario& sc, const catalog::Catalog& cat) {
                                               [&](Strategy st) { return strategy_available(st, in, sc); });
   if (can_compare) {
     const double step = cat.threshold("tco.sensitivity_step");
-    r.sensitivity.margin = "buy - best rent";
+    r.sensitivity.margin = Phrase("tco.margin.buy_minus_best_rent");
     r.sensitivity.base_margin = margin(v);
     for (int i = 0; i < kInputCount; ++i) {
       if (!in.present[i] || v[i] == 0) continue;
@@ -498,19 +496,30 @@ TcoResult analyse(const Scenario& sc, const catalog::Catalog& cat) {
     if (!best || s.total < best->total) best = &s;
   if (best) {
     r.recommendation = best->id;
-    r.why.push_back(fmt::format("{} costs {} over {} months ({} per used GPU-hour), the least of {} strategies.",
-                                best->id, money(best->total), format_number(horizon_months, 1),
-                                format_money(best->per_used_gpu_hour, "CNY", 2), r.strategies.size()));
+    r.why.push_back(Phrase("tco.why.cheapest")
+                        .fact("strategy", best->id)
+                        .fact("total", money(best->total))
+                        .fact("months", format_number(horizon_months, 1))
+                        .fact("per_hour", format_money(best->per_used_gpu_hour, "CNY", 2))
+                        .fact("count", std::to_string(r.strategies.size())));
     if (buy && best != buy)
-      r.why.push_back(fmt::format("Buying costs {}: {} is {} cheaper ({} less).", money(buy->total), best->id,
-                                  pct(1 - best->total / buy->total), money(buy->total - best->total)));
+      r.why.push_back(Phrase("tco.why.against_buy")
+                          .fact("buy_total", money(buy->total))
+                          .fact("strategy", best->id)
+                          .fact("share", pct(1 - best->total / buy->total))
+                          .fact("saving", money(buy->total - best->total)));
     for (const StrategyResult& s : r.strategies)
       if (&s != best && s.id != "buy" && best == buy)
-        r.why.push_back(fmt::format("{} would cost {} ({} more).", s.id, money(s.total), money(s.total - best->total)));
+        r.why.push_back(Phrase("tco.why.would_cost")
+                            .fact("strategy", s.id)
+                            .fact("total", money(s.total))
+                            .fact("more", money(s.total - best->total)));
     if (best->id == "hybrid")
-      r.why.push_back(fmt::format("Own {} GPUs and rent the hours above them on demand.", r.hybrid.owned_gpus));
-    r.why.push_back(fmt::format("Measured demand: {} GPU-hours, {} average utilization of {} owned GPUs.",
-                                format_number(all.gpu_hours), pct(r.average_utilization), sc.owned.gpus));
+      r.why.push_back(Phrase("tco.why.hybrid").fact("gpus", std::to_string(r.hybrid.owned_gpus)));
+    r.why.push_back(Phrase("tco.why.demand")
+                        .fact("gpu_hours", format_number(all.gpu_hours))
+                        .fact("utilization", pct(r.average_utilization))
+                        .fact("gpus", std::to_string(sc.owned.gpus)));
   }
 
   // SPEC E7's rule of thumb, as a second opinion beside the cost answer.
@@ -525,20 +534,15 @@ TcoResult analyse(const Scenario& sc, const catalog::Catalog& cat) {
 
   // SPEC E6: what the numbers leave out.
   const Factors& f = sc.factors;
-  auto stated = [](const std::optional<bool>& x, const char* yes, const char* no, const char* unknown) {
-    return std::string(x ? (*x ? yes : no) : unknown);
+  // Each factor's note is "tco.factor.<id>.yes", ".no" or ".unknown" (not stated).
+  auto stated = [](const char* factor, const std::optional<bool>& x) {
+    return FactorNote{factor, Phrase(std::string("tco.factor.") + factor + (x ? (*x ? ".yes" : ".no") : ".unknown"))};
   };
   r.non_financial = {
-      {"data_sovereignty", stated(f.data_sensitive, "data is sensitive: owning keeps it on premises you control",
-                                  "data is not sensitive: renting raises no sovereignty issue",
-                                  "not stated: say whether the data may leave your premises")},
-      {"compliance", stated(f.compliance_requires_onsite, "compliance requires on-site hardware: favours buying",
-                            "no on-site requirement", "not stated: check your industry's rules")},
-      {"team_skills", stated(f.team_runs_linux_cuda, "the team runs Linux + CUDA: owning is practical",
-                             "no Linux/CUDA operations skills: owning needs staff the numbers may not include",
-                             "not stated: owning needs Linux + CUDA operations")},
-      {"lock_in", stated(f.uses_cloud_only_services, "uses cloud-only services: leaving the cloud costs migration work",
-                         "no cloud-only services: easy to move", "not stated: cloud-specific services create lock-in")},
+      stated("data_sovereignty", f.data_sensitive),
+      stated("compliance", f.compliance_requires_onsite),
+      stated("team_skills", f.team_runs_linux_cuda),
+      stated("lock_in", f.uses_cloud_only_services),
   };
   return r;
 }

@@ -7,13 +7,16 @@
 #include <string>
 #include <vector>
 
+#include "core/phrase.h"
 #include "core/range.h"
 #include "tco/scenario.h"
 
 namespace gpuplan::tco {
 
+// One line of a strategy's cost. The id is stable ("purchase", "electricity", "on_demand", …);
+// the message table words it as "tco.line.<id>".
 struct CostLine {
-  std::string item;
+  std::string id;
   double amount = 0;
 };
 
@@ -49,7 +52,7 @@ struct InvestmentResult {
   double benefit_monthly = 0;
   double net = 0;                    // over the horizon
   std::optional<int> payback_month;  // nullopt: never within the horizon
-  std::vector<std::pair<std::string, std::string>> basis;
+  std::vector<BasisItem> basis;
 };
 
 struct TornadoBar {
@@ -64,7 +67,7 @@ struct Percentiles {
 };
 
 struct Sensitivity {
-  std::string margin;  // what the tornado measures: "buy - best rent"
+  Phrase margin;  // what the tornado measures: "tco.margin.buy_minus_best_rent"
   double base_margin = 0;
   std::vector<TornadoBar> tornado;  // largest swing first
   int draws = 0;
@@ -73,13 +76,20 @@ struct Sensitivity {
   double p_buy_beats_rent = 0;
 };
 
+// A factor beside the numbers (SPEC E6): its id ("data_sovereignty", "compliance",
+// "team_skills", "lock_in"; worded as "tco.factor.<id>") and what it means here.
+struct FactorNote {
+  std::string factor;
+  Phrase note;  // "tco.factor.<id>.yes" | ".no" | ".unknown"
+};
+
 struct TcoResult {
   std::string name;
   std::string currency = "CNY";
   double horizon_months = 0;
   double used_gpu_hours = 0;
   double average_utilization = 0;  // of the owned GPUs
-  std::string demand_description;
+  Phrase demand_description;
   std::vector<StrategyResult> strategies;
   std::vector<BreakEven> break_even;
   std::optional<double> hourly_vs_monthly_hours;  // busy hours a month above which monthly is cheaper
@@ -87,9 +97,9 @@ struct TcoResult {
   std::vector<InvestmentResult> investments;
   Sensitivity sensitivity;
   std::string recommendation;             // the cheapest strategy id
-  std::vector<std::string> why;           // in words, with figures
+  std::vector<Phrase> why;                // "tco.why.*", with the figures as facts
   std::string rule_of_thumb;              // SPEC E7: "rent" | "buy" | "hybrid"
-  std::vector<std::pair<std::string, std::string>> non_financial;  // factor -> what it means here
+  std::vector<FactorNote> non_financial;
 };
 
 TcoResult analyse(const Scenario& scenario, const catalog::Catalog& catalog);

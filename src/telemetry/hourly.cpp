@@ -58,7 +58,7 @@ int64_t next_line_start(int fd, int64_t from, int64_t size) {
 Result<std::optional<HourlyData>> read_smi_parallel(const std::string& path, int64_t size, unsigned threads,
                                                     const Progress& progress, const ReadOptions& options) {
   int fd = ::open(path.c_str(), O_RDONLY);
-  if (fd < 0) return Error{path, 0, {}, std::string("cannot open: ") + std::strerror(errno)};
+  if (fd < 0) return Error{path, 0, {}, Phrase("error.file.cannot_open").fact("why", std::strerror(errno))};
   const std::string header = first_line(fd);
   if (!is_smi_csv_header(header)) {
     ::close(fd);

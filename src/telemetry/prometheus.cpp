@@ -29,7 +29,7 @@ int64_t floor_div(int64_t a, int64_t b) {
   return a / b - ((a % b != 0) && ((a < 0) != (b < 0)));
 }
 
-// "2024-04-29 00:00 UTC", for messages.
+// "2024-04-29 00:00 UTC", shown as it is in messages.
 std::string format_utc(int64_t unix_s) {
   using namespace std::chrono;
   sys_seconds t{seconds{unix_s}};
@@ -93,7 +93,7 @@ bool is_transient(CURLcode code) {
 Result<HttpReply> get_once(const std::string& url, const PromQuery& q, const std::string& field, bool& transient) {
   transient = false;
   std::unique_ptr<CURL, CurlDeleter> curl(curl_easy_init());
-  if (!curl) return Error{q.url, 0, field, "cannot start an HTTP client (curl_easy_init failed)"};
+  if (!curl) return Error{q.url, 0, field, Phrase("error.prom.no_client")};
   Body body;
   char error_text[CURL_ERROR_SIZE] = {};
   // 0 would mean "no timeout" to curl: keep at least 1 ms.
@@ -117,10 +117,10 @@ Result<HttpReply> get_once(const std::string& url, const PromQuery& q, const std
   CURLcode code = curl_easy_perform(c);
   if (code != CURLE_OK) {
     if (body.too_large || code == CURLE_FILESIZE_EXCEEDED)
-      return Error{q.url, 0, field,
-                   fmt::format("the answer is larger than {} MiB; ask for a shorter range", kMaxBodyBytes >> 20)};
+      return Error{q.url, 0, field, Phrase("error.prom.too_large").fact("mib", std::to_string(kMaxBodyBytes >> 20))};
     if (code == CURLE_OPERATION_TIMEDOUT)
-      return Error{q.url, 0, field, fmt::format("no answer from {} within {} s", q.url, timeout_ms / 1000.0)};
+      return Error{q.url, 0, field,
+                   Phrase("error.prom.timeout").fact("url", q.url).fact("seconds", fmt::format("{}", timeout_ms / 1000.0))};
     transient = is_transient(code);
     long os_errno = 0;
     curl_easy_getinfo(c, CURLINFO_OS_ERRNO, &os_errno);
@@ -128,7 +128,7 @@ Result<HttpReply> get_once(const std::string& url, const PromQuery& q, const std
                                     : (error_text[0] ? error_text : curl_easy_strerror(code));
     bool no_connection = code == CURLE_COULDNT_CONNECT || code == CURLE_COULDNT_RESOLVE_HOST;
     return Error{q.url, 0, kFlag,
-                 fmt::format("{} {} ({})", no_connection ? "cannot connect to" : "the request failed at", q.url, why)};
+                 Phrase(no_connection ? "error.prom.cannot_connect" : "error.prom.request_failed").fact("url", q.url).fact("why", why)};
   }
   HttpReply reply;
   curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &reply.status);
@@ -148,7 +148,7 @@ Result<HttpReply> get_with_retries(const std::string& url, const PromQuery& q, c
     if (!transient || attempt == tries) {
       if (!reply && transient) {
         Error e = reply.error();
-        e.message += fmt::format(" after {} {}", attempt, attempt == 1 ? "try" : "tries");
+        e.message = Phrase("error.prom.after_tries").fact("what", {e.message}).fact("tries", std::to_string(attempt));
         return e;
       }
       if (reply) reply->tries = attempt;
@@ -249,63 +249,69 @@ Result<size_t> query_metric(const PromQuery& q, const std::string& base, const s
   double end = static_cast<double>(chunk.end_hour * kHour) - 0.001;
   std::unique_ptr<char, decltype(&curl_free)> escaped(
       curl_easy_escape(nullptr, promql.c_str(), static_cast<int>(promql.size())), &curl_free);
-  if (!escaped) return Error{q.url, 0, promql, "cannot encode the query"};
+  if (!escaped) return Error{q.url, 0, promql, Phrase("error.prom.cannot_encode")};
   std::string url = fmt::format("{}/api/v1/query_range?query={}&start={:.3f}&end={:.3f}&step={}", base, escaped.get(),
                                 start, end, kHour);
 
   auto reply = get_with_retries(url, q, promql);
   if (!reply) return reply.error();
   out.bytes += static_cast<int64_t>(reply->body.size());
-  if (reply->status >= 300 && reply->status < 400)
-    return Error{
-        q.url, 0, promql,
-        fmt::format("HTTP {} from {}: redirects are not followed{}", reply->status, q.url,
-                    reply->redirect.empty() ? "" : "; give --prometheus the address it points to: " + reply->redirect)};
-  if (reply->status != 200)
-    return Error{q.url, 0, promql,
-                 fmt::format("HTTP {} from {}{}: {}", reply->status, q.url,
-                             reply->tries > 1 ? fmt::format(" after {} tries", reply->tries) : "",
-                             prometheus_error_text(reply->body))};
+  const std::string status_code = std::to_string(reply->status);
+  if (reply->status >= 300 && reply->status < 400) {
+    Phrase p(reply->redirect.empty() ? "error.prom.redirect" : "error.prom.redirect_to");
+    p.fact("status", status_code).fact("url", q.url);
+    if (!reply->redirect.empty()) p.fact("location", reply->redirect);
+    return Error{q.url, 0, promql, std::move(p)};
+  }
+  if (reply->status != 200) {
+    Phrase p(reply->tries > 1 ? "error.prom.http_status_after_tries" : "error.prom.http_status");
+    p.fact("status", status_code).fact("url", q.url).fact("why", prometheus_error_text(reply->body));
+    if (reply->tries > 1) p.fact("tries", std::to_string(reply->tries));
+    return Error{q.url, 0, promql, std::move(p)};
+  }
 
   json doc = json::parse(reply->body, nullptr, false);
-  auto malformed = [&](const std::string& what) {
+  // `what` is one of error.prom.answer.*.
+  auto malformed = [&](Phrase what) {
     return Error{q.url, 0, promql,
-                 fmt::format("the answer of {} is not a Prometheus query_range result: {}", q.url, what)};
+                 Phrase("error.prom.not_query_range").fact("url", q.url).fact("why", {std::move(what)})};
   };
-  if (doc.is_discarded()) return malformed("not JSON");
-  if (!doc.is_object()) return malformed("not a JSON object");
+  if (doc.is_discarded()) return malformed(Phrase("error.prom.answer.not_json"));
+  if (!doc.is_object()) return malformed(Phrase("error.prom.answer.not_object"));
   std::string status = doc.contains("status") && doc["status"].is_string() ? doc["status"].get<std::string>() : "";
   if (status != "success") {
     if (status == "error")
-      return Error{q.url, 0, promql, fmt::format("{} answered: {}", q.url, prometheus_error_text(reply->body))};
-    return malformed(fmt::format("status is '{}', not 'success'", status));
+      return Error{q.url, 0, promql,
+                   Phrase("error.prom.answered").fact("url", q.url).fact("why", prometheus_error_text(reply->body))};
+    return malformed(Phrase("error.prom.answer.status").fact("status", status));
   }
-  if (!doc.contains("data") || !doc["data"].is_object()) return malformed("no data object");
+  if (!doc.contains("data") || !doc["data"].is_object()) return malformed(Phrase("error.prom.answer.no_data"));
   const json& data = doc["data"];
-  if (!data.contains("resultType") || data["resultType"] != "matrix") return malformed("resultType is not matrix");
-  if (!data.contains("result") || !data["result"].is_array()) return malformed("no result array");
+  if (!data.contains("resultType") || data["resultType"] != "matrix")
+    return malformed(Phrase("error.prom.answer.not_matrix"));
+  if (!data.contains("result") || !data["result"].is_array()) return malformed(Phrase("error.prom.answer.no_result"));
 
   for (const json& series : data["result"]) {
     if (!series.is_object() || !series.contains("metric") || !series["metric"].is_object() ||
         !series.contains("values") || !series["values"].is_array())
-      return malformed("a series without metric labels or values");
+      return malformed(Phrase("error.prom.answer.bad_series"));
     uint32_t gpu = out.id(gpu_name(series["metric"]));
     for (const json& point : series["values"]) {
       if (!point.is_array() || point.size() != 2 || !point[0].is_number() || !point[1].is_string())
-        return malformed("a point is not [time, \"value\"]");
+        return malformed(Phrase("error.prom.answer.bad_point"));
       double t = point[0].get<double>();
       std::string text = point[1].get<std::string>();
       auto value = parse_sample_value(text);
-      if (!value) return malformed(fmt::format("value '{}' is not a number", text.substr(0, 40)));
+      if (!value) return malformed(Phrase("error.prom.answer.not_number").fact("value", text.substr(0, 40)));
       if (!std::isfinite(*value)) continue;  // NaN in the source data, or an infinity: no reading
       // The point closes hour h: its timestamp is (h + 1) h − 1 ms (or exactly (h + 1) h from a
       // proxy that aligns timestamps to the step).
       if (!std::isfinite(t) || t < static_cast<double>(chunk.first_hour * kHour) ||
           t > static_cast<double>((chunk.end_hour + 1) * kHour))
-        return malformed(fmt::format("a point at {} lies outside the hours asked for", t));
+        return malformed(Phrase("error.prom.answer.outside_hours").fact("time", fmt::format("{}", t)));
       int64_t hour = std::llround(t / kHour) - 1;
       if (hour < chunk.first_hour || hour >= chunk.end_hour)
-        return malformed(fmt::format("a point at {} lies outside the hours asked for", t));
+        return malformed(Phrase("error.prom.answer.outside_hours").fact("time", fmt::format("{}", t)));
       HourAcc& acc = out.at(hour, gpu);
       switch (role) {
         case MetricRole::kUtil:
@@ -335,13 +341,13 @@ Result<HourlyData> query_prometheus(const PromQuery& q) {
   std::string base = q.url;
   while (!base.empty() && base.back() == '/') base.pop_back();
   if (base.rfind("http://", 0) != 0 && base.rfind("https://", 0) != 0)
-    return Error{"", 0, kFlag, fmt::format("'{}' is not an http:// or https:// address of a Prometheus server", q.url)};
+    return Error{"", 0, kFlag, Phrase("error.prom.not_http").fact("url", q.url)};
   int64_t first_hour = floor_div(q.from_s, kHour);
   int64_t end_hour = floor_div(q.to_s + kHour - 1, kHour);
   if (end_hour <= first_hour)
     return Error{"", 0, "--from/--to",
-                 fmt::format("the range {} … {} is empty", format_utc(q.from_s), format_utc(q.to_s))};
-  if (q.util_metric.empty()) return Error{"", 0, kFlag, "no utilization metric to ask for"};
+                 Phrase("error.prom.empty_range").fact("from", format_utc(q.from_s)).fact("to", format_utc(q.to_s))};
+  if (q.util_metric.empty()) return Error{"", 0, kFlag, Phrase("error.prom.no_util_metric")};
 
   init_curl_once();
   Collector out;
@@ -361,8 +367,11 @@ Result<HourlyData> query_prometheus(const PromQuery& q) {
     }
     if (series == 0 && role == MetricRole::kUtil)
       return Error{q.url, 0, hourly_promql(*metric, role),
-                   fmt::format("metric {} has no series between {} and {} at {}", *metric,
-                               format_utc(first_hour * kHour), format_utc(end_hour * kHour), q.url)};
+                   Phrase("error.prom.no_series")
+                       .fact("metric", *metric)
+                       .fact("from", format_utc(first_hour * kHour))
+                       .fact("to", format_utc(end_hour * kHour))
+                       .fact("url", q.url)};
   }
 
   HourlyData result;
@@ -375,12 +384,7 @@ Result<HourlyData> query_prometheus(const PromQuery& q) {
 }
 
 Result<int64_t> parse_duration(const std::string& text) {
-  auto bad = [&] {
-    return Error{
-        "", 0, "--since",
-        fmt::format("'{}' is not a duration: write a whole number and a unit, m, h, d or w (e.g. 90d, 36h, 2w, 30m)",
-                    text)};
-  };
+  auto bad = [&] { return Error{"", 0, "--since", Phrase("error.prom.not_duration").fact("text", text)}; };
   if (text.size() < 2) return bad();
   int64_t unit = 0;
   switch (text.back()) {

@@ -42,8 +42,8 @@ class ByteSource {
   // The next whole lines in place, without a copy, when the source can map them (see
   // MappedLines::next); empty when it cannot or no more can be, and read() goes on from there.
   virtual std::string_view map_lines() { return {}; }
-  // Why the data read so far cannot be trusted, or empty.
-  virtual std::string failure() const { return {}; }
+  // Why the data read so far cannot be trusted, or nullopt.
+  virtual std::optional<Phrase> failure() const { return std::nullopt; }
   // Whether read() is known to have nothing more to give (false: it may have).
   virtual bool exhausted() const { return false; }
 };
@@ -65,9 +65,9 @@ class FileRange : public ByteSource {
     pos_ = mapped_->position();
     return lines;
   }
-  std::string failure() const override {
-    return shrank_ || (mapped_ && mapped_->truncated()) ? "the file shrank while it was read (rotated or truncated?): read it again"
-                                                       : "";
+  std::optional<Phrase> failure() const override {
+    if (shrank_ || (mapped_ && mapped_->truncated())) return Phrase("error.file.shrank");
+    return std::nullopt;
   }
   bool exhausted() const override { return pos_ >= end_; }
 
@@ -689,7 +689,7 @@ bool for_each_csv_row(ByteSource& src, Parser& parser, int64_t& bytes, const Pro
     split_row(text, row);
     parser.row(row, ++line_no, false);
   };
-  return for_each_chunk(src, bytes, progress, total, whole, unfinished) && src.failure().empty();
+  return for_each_chunk(src, bytes, progress, total, whole, unfinished) && !src.failure();
 }
 
 // Bit i set when p[i] is ',' or a byte up to '\n' (what ends a field for next_separator), for
@@ -777,7 +777,7 @@ class SmiCsvParser {
     if (line.empty()) return;
     if (line[0] < '0' || line[0] > '9') return header_or_garbage(line, number);
     if (!have_header_) {
-      stats_.skip(file_, number, "row before any header (use nvidia-smi --format=csv, not noheader, or put the header first)");
+      stats_.skip(file_, number, Phrase("skip.row_before_header"));
       return;
     }
     if (r.fields != cols_.count || r.fields > kMaxFields) return wrong_field_count(r.fields, number, complete);
@@ -794,7 +794,7 @@ class SmiCsvParser {
       if (cols_.clock_event_reasons >= 0 && !parse_hex(r.field(cols_.clock_event_reasons), s.clock_event_reasons)) ok = false;
     }
     if (!ok || (s.utilization_pct && (*s.utilization_pct < 0 || *s.utilization_pct > 100))) {
-      stats_.skip(file_, number, complete ? "a value is not a number in range" : "truncated last line");
+      stats_.skip(file_, number, Phrase(complete ? "skip.value_out_of_range" : "skip.truncated"));
       return;
     }
     ++stats_.samples;
@@ -1228,17 +1228,19 @@ class SmiCsvParser {
       if (have_header_ && !(cols == cols_)) ++stats_.header_changes;
       use(cols);
     } else {
-      stats_.skip(file_, number, "not a CSV row or header");
+      stats_.skip(file_, number, Phrase("skip.not_csv"));
     }
   }
 
   void wrong_field_count(int fields, int64_t number, bool complete) {
-    stats_.skip(file_, number, complete ? "expected " + std::to_string(cols_.count) + " fields, found " + std::to_string(fields)
-                                        : "truncated last line");
+    stats_.skip(file_, number, complete ? Phrase("skip.field_count")
+                                              .fact("expected", std::to_string(cols_.count))
+                                              .fact("found", std::to_string(fields))
+                                        : Phrase("skip.truncated"));
   }
 
   void bad_timestamp(std::string_view text, int64_t number) {
-    stats_.skip(file_, number, "bad timestamp '" + std::string(trim(text).substr(0, 40)) + "'");
+    stats_.skip(file_, number, Phrase("skip.bad_timestamp").fact("text", std::string(trim(text).substr(0, 40))));
   }
 
   const std::string& file_;
@@ -1259,9 +1261,8 @@ class SmiCsvParser {
 };
 
 // Why reading `src` failed.
-std::string read_failure(const ByteSource& src) {
-  std::string why = src.failure();
-  return why.empty() ? "read failed" : why;
+Phrase read_failure(const ByteSource& src) {
+  return src.failure().value_or(Phrase("error.file.read_failed"));
 }
 
 // Reads nvidia-smi CSV from `src` through `parser`, and hands over the last samples.
@@ -1288,17 +1289,18 @@ class DmonParser {
       return;
     }
     if (gpu_ < 0) {
-      stats_.skip(file_, number, "row before the '# gpu ...' header");
+      stats_.skip(file_, number, Phrase("skip.row_before_dmon_header"));
       return;
     }
     if (f.size() != names_.size()) {
-      stats_.skip(file_, number, complete ? "expected " + std::to_string(names_.size()) + " columns" : "truncated last line");
+      stats_.skip(file_, number,
+                  complete ? Phrase("skip.column_count").fact("expected", std::to_string(names_.size())) : Phrase("skip.truncated"));
       return;
     }
     Sample s;
     if (date_ < 0 || time_ < 0) {
       if (!options_.dmon_start_ms) {
-        stats_.skip(file_, number, "no timestamps: record dmon with -o DT, or give the start time (--dmon-start)");
+        stats_.skip(file_, number, Phrase("skip.no_timestamps"));
         return;
       }
       // A new round starts when a GPU comes again: one interval later.
@@ -1317,13 +1319,13 @@ class DmonParser {
     std::string_view d = f[date_], t = f[time_];
     if (d.size() != 8 || !digits(d.data(), 8) || t.size() != 8 || !digits(t.data(), 2) || !digits(t.data() + 3, 2) ||
         !digits(t.data() + 6, 2)) {
-      stats_.skip(file_, number, "bad date or time");
+      stats_.skip(file_, number, Phrase("skip.bad_date_time"));
       return;
     }
     int year = (d[0] - '0') * 1000 + (d[1] - '0') * 100 + two(d.data() + 2);
     int month = two(d.data() + 4), day = two(d.data() + 6);
     if (month < 1 || month > 12 || day < 1 || day > 31) {
-      stats_.skip(file_, number, "bad date");
+      stats_.skip(file_, number, Phrase("skip.bad_date"));
       return;
     }
     s.time_ms = ((days_from_civil(year, month, day) * 24 + two(t.data())) * 3600 + two(t.data() + 3) * 60 + two(t.data() + 6)) * 1000LL;
@@ -1348,7 +1350,7 @@ class DmonParser {
     value(sbecc_, s.ecc_corrected);
     value(dbecc_, s.ecc_uncorrected);
     if (!ok || (s.utilization_pct && *s.utilization_pct > 100)) {
-      stats_.skip(file_, number, complete ? "a value is not a number in range" : "truncated last line");
+      stats_.skip(file_, number, Phrase(complete ? "skip.value_out_of_range" : "skip.truncated"));
       return false;
     }
     return true;
@@ -1408,14 +1410,14 @@ class PromParser {
     line = trim(line);
     if (line.empty() || line[0] == '#') return;
     size_t name_end = line.find_first_of("{ ");
-    if (name_end == std::string_view::npos) return bad(number, complete, "no value");
+    if (name_end == std::string_view::npos) return bad(number, complete, "skip.no_value");
     std::string_view name = line.substr(0, name_end);
     int field = metric_field(name);
     if (field < 0) return;  // a metric usage does not need
     std::string_view labels, rest = line.substr(name_end);
     if (rest[0] == '{') {
       size_t close = rest.find('}');
-      if (close == std::string_view::npos) return bad(number, complete, "unclosed labels");
+      if (close == std::string_view::npos) return bad(number, complete, "skip.unclosed_labels");
       labels = rest.substr(1, close - 1);
       rest = rest.substr(close + 1);
     }
@@ -1424,19 +1426,19 @@ class PromParser {
     std::string_view value_text = rest.substr(0, space);
     double value = 0;
     auto [vend, vec] = std::from_chars(value_text.data(), value_text.data() + value_text.size(), value);
-    if (vec != std::errc() || vend != value_text.data() + value_text.size()) return bad(number, complete, "bad value");
+    if (vec != std::errc() || vend != value_text.data() + value_text.size()) return bad(number, complete, "skip.bad_value");
     if (!std::isfinite(value)) return;  // NaN: no reading
     Sample s;
     if (space != std::string_view::npos) {
       std::string_view ts = trim(rest.substr(space + 1));
       int64_t t = 0;
       auto [tend, tec] = std::from_chars(ts.data(), ts.data() + ts.size(), t);
-      if (tec != std::errc() || tend != ts.data() + ts.size()) return bad(number, complete, "bad timestamp");
+      if (tec != std::errc() || tend != ts.data() + ts.size()) return bad(number, complete, "skip.bad_prom_timestamp");
       s.time_ms = t;
     } else if (file_time_ms_) {
       s.time_ms = *file_time_ms_;
     } else {
-      return bad(number, complete, "no timestamp on the line nor in the file name");
+      return bad(number, complete, "skip.no_prom_timestamp");
     }
     std::string host = label(labels, "Hostname"), gpu = label(labels, "gpu");
     if (host.empty()) host = label(labels, "instance");
@@ -1481,7 +1483,7 @@ class PromParser {
     return {};
   }
 
-  void bad(int64_t number, bool complete, const char* why) { stats_.skip(file_, number, complete ? why : "truncated last line"); }
+  void bad(int64_t number, bool complete, const char* why) { stats_.skip(file_, number, Phrase(complete ? why : "skip.truncated")); }
 
   const std::string& file_;
   GpuRegistry& registry_;
@@ -1517,12 +1519,12 @@ struct OpenedSource {
 Result<std::unique_ptr<OpenedSource>> open_source(const std::string& path) {
   auto s = std::make_unique<OpenedSource>();
   s->fd = ::open(path.c_str(), O_RDONLY);
-  if (s->fd < 0) return Error{path, 0, {}, std::string("cannot open: ") + std::strerror(errno)};
+  if (s->fd < 0) return Error{path, 0, {}, Phrase("error.file.cannot_open").fact("why", std::strerror(errno))};
   struct stat st {};
   if (::fstat(s->fd, &st) == 0) s->size = st.st_size;
   if (is_gzip_file(path)) {
     s->gz = gzdopen(::dup(s->fd), "rb");
-    if (!s->gz) return Error{path, 0, {}, "cannot read gzip stream"};
+    if (!s->gz) return Error{path, 0, {}, Phrase("error.gzip.cannot_read")};
     gzbuffer(s->gz, 1 << 18);
     s->source = std::make_unique<GzipSource>(s->gz);
   } else {
@@ -1537,7 +1539,7 @@ Result<ReadStats> run_parser(const std::string& path, Parser& parser, ReadStats&
   bool ok = for_each_line(
       *src.source, [&](std::string_view l, int64_t n, bool complete) { parser.line(l, n, complete); }, stats.bytes,
       progress, src.size);
-  if (!ok) return Error{path, 0, {}, "read failed"};
+  if (!ok) return Error{path, 0, {}, Phrase("error.file.read_failed")};
   return stats;
 }
 
@@ -1578,7 +1580,7 @@ uint32_t GpuRegistry::id(const std::string& host, const std::string& gpu) {
   return static_cast<uint32_t>(names_.size() - 1);
 }
 
-void ReadStats::skip(const std::string& file, int64_t line, std::string reason) {
+void ReadStats::skip(const std::string& file, int64_t line, Phrase reason) {
   ++skipped_count;
   if (skipped.size() < kKeptSkips) skipped.push_back({file, line, std::move(reason)});
 }
@@ -1603,12 +1605,12 @@ bool is_smi_csv_header(std::string_view line) {
 Result<ReadStats> read_smi_csv_range(const std::string& path, int64_t begin, int64_t end, std::string_view header,
                                      GpuRegistry& gpus, SampleSink& sink, const ReadOptions& options) {
   int fd = ::open(path.c_str(), O_RDONLY);
-  if (fd < 0) return Error{path, 0, {}, std::string("cannot open: ") + std::strerror(errno)};
+  if (fd < 0) return Error{path, 0, {}, Phrase("error.file.cannot_open").fact("why", std::strerror(errno))};
   ReadStats stats;
   SmiColumns cols;
   if (!parse_smi_header(header, cols)) {
     ::close(fd);
-    return Error{path, 1, {}, "the first line is not an nvidia-smi CSV header"};
+    return Error{path, 1, {}, Phrase("error.smi.no_header")};
   }
   SmiCsvParser parser(path, gpus, sink, stats, cols, options);
   FileRange range(fd, begin, end);
@@ -1625,12 +1627,12 @@ Result<SourceFormat> detect_format(const std::string& path) {
   if (!src) return src.error();
   std::vector<char> head(8192);
   ssize_t got = (*src)->source->read(head.data(), head.size());
-  if (got < 0) return Error{path, 0, {}, "read failed"};
+  if (got < 0) return Error{path, 0, {}, Phrase("error.file.read_failed")};
   std::string_view text(head.data(), static_cast<size_t>(got));
   if (text.find("timestamp") != std::string_view::npos && text.find(',') != std::string_view::npos) return SourceFormat::kSmiCsv;
   if (text.find("# TYPE") != std::string_view::npos || text.find("DCGM_FI_") != std::string_view::npos) return SourceFormat::kPromText;
   if (!text.empty() && text[0] == '#' && text.find("gpu") != std::string_view::npos) return SourceFormat::kDmon;
-  return Error{path, 1, {}, "unknown log format: expected nvidia-smi --query-gpu CSV (with its header), nvidia-smi dmon, or Prometheus text"};
+  return Error{path, 1, {}, Phrase("error.log.unknown_format")};
 }
 
 Result<ReadStats> read_samples(const std::string& path, SourceFormat format, GpuRegistry& gpus, SampleSink& sink,
@@ -1641,7 +1643,7 @@ Result<ReadStats> read_samples(const std::string& path, SourceFormat format, Gpu
     for (const auto& de : fs::directory_iterator(path, ec))
       if (de.is_regular_file()) files.push_back(de.path().string());
     std::sort(files.begin(), files.end());
-    if (files.empty()) return Error{path, 0, {}, "no scrape files in the directory"};
+    if (files.empty()) return Error{path, 0, {}, Phrase("error.log.no_scrape_files")};
     ReadStats total;
     for (const auto& f : files) {
       auto one = read_samples(f, SourceFormat::kPromText, gpus, sink, progress, options);
@@ -1675,7 +1677,7 @@ Result<ReadStats> read_samples(const std::string& path, SourceFormat format, Gpu
     }
     case SourceFormat::kAuto: break;
   }
-  return Error{path, 0, {}, "unknown format"};
+  return Error{path, 0, {}, Phrase("error.log.unknown_format")};
 }
 
 }  // namespace gpuplan::telemetry

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "core/phrase.h"
 #include "telemetry/sample.h"
 
 namespace gpuplan::telemetry {
@@ -31,7 +32,7 @@ class GpuRegistry {
 struct Skipped {
   std::string file;
   int64_t line = 0;
-  std::string reason;
+  Phrase reason;  // "skip.*" (report/messages)
 };
 
 struct ReadStats {
@@ -44,7 +45,7 @@ struct ReadStats {
   int64_t clock_jumps = 0;       // time went backwards within a GPU's stream
   int64_t header_changes = 0;    // CSV headers naming other columns than the one before
 
-  void skip(const std::string& file, int64_t line, std::string reason);
+  void skip(const std::string& file, int64_t line, Phrase reason);
   void merge(const ReadStats& other);
 };
 

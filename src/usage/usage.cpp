@@ -89,7 +89,7 @@ Pattern rule_of_thumb(const UsageResult& r, const std::vector<double>& gpu_hour_
   const double n = static_cast<double>(gpu_hour_utils.size());
   if (n == 0) {
     p.verdict = "rent";
-    p.why.push_back("no utilization data: nothing supports owning");
+    p.why.push_back(Phrase("usage.why.no_data"));
     return p;
   }
   const double idle = std::count_if(gpu_hour_utils.begin(), gpu_hour_utils.end(), [&](double u) { return u < idle_below; }) / n;
@@ -106,20 +106,31 @@ Pattern rule_of_thumb(const UsageResult& r, const std::vector<double>& gpu_hour_
 
   if (idle > idle_share) {
     p.verdict = "rent";
-    p.why.push_back(fmt::format("{} of GPU-hours are below {}% utilization (rule: more than {} → rent)", pct(idle),
-                                format_number(idle_below), pct(idle_share)));
+    p.why.push_back(Phrase("usage.why.idle")
+                        .fact("idle", pct(idle))
+                        .fact("below", format_number(idle_below))
+                        .fact("limit", pct(idle_share)));
   } else if (ratio >= peak_ratio) {
     p.verdict = "hybrid";
-    p.why.push_back(fmt::format("the busiest weekday-hour runs at {}% against a weekly mean of {}% ({}×; rule: peaks of {}× → hybrid)",
-                                format_number(peak), format_number(mean), format_number(ratio, 1), format_number(peak_ratio, 1)));
+    p.why.push_back(Phrase("usage.why.peaks")
+                        .fact("peak", format_number(peak))
+                        .fact("mean", format_number(mean))
+                        .fact("ratio", format_number(ratio, 1))
+                        .fact("limit", format_number(peak_ratio, 1)));
   } else if (in_band >= band_share) {
     p.verdict = "buy";
-    p.why.push_back(fmt::format("{} of GPU-hours sit at {}–{}% utilization (rule: concentrated there → buy)", pct(in_band),
-                                format_number(band.low), format_number(band.high)));
+    p.why.push_back(Phrase("usage.why.band")
+                        .fact("share", pct(in_band))
+                        .fact("low", format_number(band.low))
+                        .fact("high", format_number(band.high)));
   } else {
     p.verdict = mean < idle_below ? "rent" : "hybrid";
-    p.why.push_back(fmt::format("no clear pattern: {} of GPU-hours idle, {} in {}–{}%, weekly mean {}%", pct(idle), pct(in_band),
-                                format_number(band.low), format_number(band.high), format_number(mean)));
+    p.why.push_back(Phrase("usage.why.unclear")
+                        .fact("idle", pct(idle))
+                        .fact("share", pct(in_band))
+                        .fact("low", format_number(band.low))
+                        .fact("high", format_number(band.high))
+                        .fact("mean", format_number(mean)));
   }
   return p;
 }
@@ -153,11 +164,11 @@ Result<tco::Scenario> scenario_for(const UsageResult& r, const Options& o, const
       double per_gpu = rate->convert(c->number("on_demand_hour")) / c->number("gpus");
       if (!offer || per_gpu < offer_gpu_hour) offer = c, offer_gpu_hour = per_gpu;
     }
-    if (!offer) return Error{{}, 0, "--scenario", "the catalog has no cloud offer for " + o.gpu + "; pass --scenario with your prices"};
+    if (!offer) return Error{{}, 0, "--scenario", Phrase("error.usage.no_cloud_offer").fact("gpu", o.gpu)};
     // Renting here means the public cloud's on-demand price, a real listed figure; monthly
     // server rent and spot prices vary by contract, so they come with --scenario.
     std::string yaml = fmt::format(
-        "name: measured usage, catalog prices\nhorizon: {} months\nowned: {{gpus: {}, gpu: {}, price: [{}, {}]}}\n"
+        "name: measured-usage\nhorizon: {} months\nowned: {{gpus: {}, gpu: {}, price: [{}, {}]}}\n"
         "rent: {{cloud_offer: {}}}\ndemand: {{utilization: 0%}}\n",
         cat.threshold("term.years") * 12, config->total_gpus(), o.gpu, q.total_buy.low, q.total_buy.high, offer->id);
     auto parsed = tco::parse_scenario(yaml, "(catalog prices)", cat);
@@ -168,7 +179,10 @@ Result<tco::Scenario> scenario_for(const UsageResult& r, const Options& o, const
   // The measured profile, repeated over the horizon.
   sc.demand.assign(static_cast<size_t>(sc.horizon_hours), 0);
   for (size_t h = 0; h < sc.demand.size() && !r.demand.empty(); ++h) sc.demand[h] = r.demand[h % r.demand.size()];
-  sc.demand_description = fmt::format("measured: {} h of {} GPUs, repeated over {} h", r.hours, r.gpus, sc.horizon_hours);
+  sc.demand_description = Phrase("usage.demand.measured")
+                              .fact("hours", std::to_string(r.hours))
+                              .fact("gpus", std::to_string(r.gpus))
+                              .fact("horizon", format_number(sc.horizon_hours));
   return sc;
 }
 
@@ -239,7 +253,7 @@ UsageResult analyse(const HourlyData& data, const Options& options, const catalo
 
   auto sc = scenario_for(r, options, cat);
   if (!sc) {
-    r.recommendation_why.push_back("no cost answer: " + sc.error().str());
+    r.recommendation_why.push_back(Phrase("usage.why.no_costs").fact("why", {sc.error().phrase()}));
     return r;
   }
   r.costs = tco::analyse(*sc, cat);
@@ -250,12 +264,13 @@ UsageResult analyse(const HourlyData& data, const Options& options, const catalo
   // Why the answers differ: how busy the GPUs beyond the owned ones are.
   if (r.owned_gpus < r.gpus && !r.demand.empty()) {
     const double beyond = std::count_if(r.demand.begin(), r.demand.end(), [&](double d) { return d > r.owned_gpus; });
-    r.recommendation_why.push_back(fmt::format("a GPU beyond the {} owned would be busy {} of hours: renting those hours is cheaper",
-                                               r.owned_gpus, pct(beyond / r.demand.size())));
+    r.recommendation_why.push_back(Phrase("usage.why.beyond_owned")
+                                       .fact("owned", std::to_string(r.owned_gpus))
+                                       .fact("share", pct(beyond / r.demand.size())));
   }
   if (r.pattern.verdict != (r.recommendation == "hybrid" ? "hybrid" : r.recommendation == "buy" ? "buy" : "rent"))
-    r.recommendation_why.push_back("the rule of thumb says " + r.pattern.verdict +
-                                   "; the cost answer prices the measured hours with the offers above");
+    r.recommendation_why.push_back(
+        Phrase("usage.why.rule_differs").fact("verdict", {Phrase("usage.verdict." + r.pattern.verdict)}));
   return r;
 }
 

@@ -12,9 +12,10 @@
 
 #include "catalog/catalog.h"
 #include "core/error.h"
-#include "telemetry/hourly.h"
+#include "core/phrase.h"
 #include "tco/scenario.h"
 #include "tco/tco.h"
+#include "telemetry/hourly.h"
 
 namespace gpuplan::usage {
 
@@ -25,13 +26,13 @@ struct Options {
 };
 
 struct Heatmap {
-  std::vector<std::string> rows;                 // "2024-05-01" or "Mon"
+  std::vector<std::string> rows;                             // "2024-05-01", or a weekday id "Mon".."Sun"
   std::vector<std::array<std::optional<double>, 24>> cells;  // mean utilization %, nullopt: no data
 };
 
 struct Pattern {
   std::string verdict;  // rent | buy | hybrid
-  std::vector<std::string> why;
+  std::vector<Phrase> why;  // "usage.why.*", with the figures as facts
 };
 
 // One host: the mean of its GPUs' hourly means, each hour and over the whole period.
@@ -57,7 +58,7 @@ struct UsageResult {
   std::optional<tco::TcoResult> costs;     // the cost-optimal answer on this profile
   std::string recommendation;              // strategy id
   int owned_gpus = 0;
-  std::vector<std::string> recommendation_why;
+  std::vector<Phrase> recommendation_why;  // the cost answer's "tco.why.*", then "usage.why.*"
   telemetry::ReadStats stats;
 };
 

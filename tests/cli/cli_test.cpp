@@ -5,21 +5,25 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <set>
 #include <sstream>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "core/text.h"
+#include "report/messages.h"
 #include "test_support.h"
 
 namespace gpuplan {
 namespace {
 
 namespace fs = std::filesystem;
-using nlohmann::json;
 using gpuplan::testing::count_of;
 using gpuplan::testing::keys_of;
+using nlohmann::json;
+using report::Lang;
 using testing::CliResult;
 using testing::run_gpuplan;
 using testing::source_path;
@@ -61,6 +65,37 @@ CliResult run_shell(const std::string& command) {
   return r;
 }
 
+// What gpuplan prints on standard error for bad input: the error worded through the message table.
+std::string error_line(const Error& e, Lang lang) {
+  return "gpuplan: " + report::ui("cli.error", lang) + (lang == Lang::kZh ? "：" : ": ") + report::error_text(e, lang) + "\n";
+}
+
+// The line after a command-line error that points to the command's --help.
+std::string see_help(const std::string& command, Lang lang) {
+  return report::say(Phrase("cli.parse.see_help").fact("command", command), lang) + "\n";
+}
+
+// Environment prefixes for run_gpuplan: the language a Chinese or English user's shell sets.
+const std::string kZhEnv = "env -u LC_ALL -u LC_MESSAGES LANG=zh_CN.UTF-8";
+const std::string kEnEnv = "env -u LC_ALL -u LC_MESSAGES LANG=C.UTF-8";
+
+// The verbs whose --help is checked, and the key of each one's description.
+const std::vector<std::pair<std::string, std::string>> kVerbs = {
+    {"quote", "cli.help.quote"},
+    {"recommend", "cli.help.recommend"},
+    {"audit", "cli.help.audit"},
+    {"tco", "cli.help.tco"},
+    {"usage", "cli.help.usage"},
+    {"usage synth", "cli.help.synth"},
+    {"catalog", "cli.help.catalog"},
+    {"catalog list", "cli.help.catalog.list"},
+    {"catalog show", "cli.help.catalog.show"},
+    {"catalog check", "cli.help.catalog.check"},
+    {"accept", "cli.help.accept"},
+    {"diagnose", "cli.help.diagnose"},
+    {"snapshot", "cli.help.snapshot"},
+};
+
 // All the fields catalog/gpu.yaml requires of a gpu entry except id, buy and source, on one line,
 // so that each flow-style entry below sits on one known line.
 const std::string kGpuFields =
@@ -71,11 +106,148 @@ const std::string kGpuFields =
 // --- Usage ----------------------------------------------------------------------------------
 
 TEST(CliTest, HelpExits0AndPointsToTheVerbs) {
-  CliResult r = run_gpuplan("--help");
+  CliResult r = run_gpuplan("--help", kEnEnv);
   EXPECT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_TRUE(contains(r.out, "quote")) << r.out;
-  EXPECT_TRUE(contains(r.out, "audit")) << r.out;
-  EXPECT_TRUE(contains(r.out, "Run `gpuplan VERB --help` for a verb's flags and an example.")) << r.out;
+  for (const auto& [verb, key] : kVerbs)
+    if (verb.find(' ') == std::string::npos) {
+      EXPECT_TRUE(contains(r.out, "\n  " + verb + " ")) << verb << " in\n" << r.out;
+      EXPECT_TRUE(contains(r.out, report::ui(key, Lang::kEn))) << key << " in\n" << r.out;
+    }
+  EXPECT_TRUE(contains(r.out, report::ui("cli.help.footer", Lang::kEn))) << r.out;
+}
+
+TEST(CliTest, HelpUnderAChineseLangIsChineseThroughout) {
+  // Every word --help shows comes from the table: under LANG=zh_CN none of the English is left,
+  // at the top and in every verb.
+  std::vector<std::pair<std::string, std::string>> pages = {{"", "cli.help.app"}};
+  pages.insert(pages.end(), kVerbs.begin(), kVerbs.end());
+  std::vector<std::string> english;
+  for (const std::string& key : report::message_keys()) {
+    const report::MessageText* m = report::find_message(key);
+    const bool shown_in_help =
+        key.rfind("cli.help.", 0) == 0 || key.rfind("cli.label.", 0) == 0 || key.rfind("cli.type.", 0) == 0;
+    if (shown_in_help && m->en != m->zh) english.emplace_back(m->en);
+  }
+  for (const char* needle : {"Print this help message", "Display program version", "Usage:", "Options:", "Positionals:",
+                             "Subcommands:", "OPTIONS", "SUBCOMMAND", "REQUIRED", "TEXT", "INT"})
+    english.emplace_back(needle);
+  for (const auto& [verb, key] : pages) {
+    CliResult r = run_gpuplan(verb + " --help", kZhEnv);
+    ASSERT_EQ(r.exit_code, 0) << verb << r.err;
+    EXPECT_EQ(r.out.rfind(report::ui(key, Lang::kZh), 0), 0u) << verb << ":\n" << r.out;
+    EXPECT_TRUE(contains(r.out, "\n" + report::ui("cli.label.usage", Lang::kZh) + "：gpuplan")) << r.out;
+    EXPECT_TRUE(contains(r.out, "用法")) << r.out;
+    for (const std::string& words : english) EXPECT_FALSE(contains(r.out, words)) << "'" << words << "' in\n" << r.out;
+  }
+  // Commands in the examples stay as they are.
+  EXPECT_TRUE(contains(run_gpuplan("quote --help", kZhEnv).out, "gpuplan quote examples/a100-8gpu-training.yaml"));
+}
+
+TEST(CliTest, LangFlagWinsOverTheEnvironment) {
+  for (const std::string flag : {"--lang en", "--lang=en"}) {
+    CliResult r = run_gpuplan(flag + " --help", kZhEnv);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out.rfind(report::ui("cli.help.app", Lang::kEn), 0), 0u) << r.out;
+    EXPECT_TRUE(contains(r.out, "Usage: gpuplan")) << r.out;
+    EXPECT_FALSE(contains(r.out, "用法")) << r.out;
+  }
+  // After the verb too, and the other way round.
+  CliResult zh = run_gpuplan("quote --help --lang zh", kEnEnv);
+  EXPECT_TRUE(contains(zh.out, report::ui("cli.help.quote.gpus", Lang::kZh))) << zh.out;
+  EXPECT_FALSE(contains(zh.out, report::ui("cli.help.quote.gpus", Lang::kEn))) << zh.out;
+}
+
+TEST(CliTest, ParseErrorSpeaksTheLanguageAndNamesTheFlagAndValue) {
+  CliResult r = run_gpuplan("quote --gpus x --lang zh", kEnEnv);
+  EXPECT_EQ(r.exit_code, 2);
+  Phrase invalid("cli.parse.not_valid");
+  invalid.fact("value", "x")
+      .fact("expected", {Phrase("cli.parse.expected").fact("type", report::ui("cli.type.int", Lang::kZh))});
+  EXPECT_EQ(r.err, error_line(Error{{}, 0, "--gpus", invalid}, Lang::kZh) + see_help("gpuplan quote", Lang::kZh));
+  EXPECT_TRUE(r.out.empty()) << r.out;
+
+  CliResult en = run_gpuplan("quote --gpus x", kEnEnv);
+  EXPECT_EQ(en.exit_code, 2);
+  invalid.facts.back().phrases = {Phrase("cli.parse.expected").fact("type", report::ui("cli.type.int", Lang::kEn))};
+  EXPECT_EQ(en.err, error_line(Error{{}, 0, "--gpus", invalid}, Lang::kEn) + see_help("gpuplan quote", Lang::kEn));
+}
+
+TEST(CliTest, ParseErrorsNameWhatWasWrong) {
+  struct Case {
+    std::string args;
+    Error error;
+    std::string command;
+  };
+  const std::vector<std::string> verbs = {"quote",   "recommend", "audit",    "tco",     "usage",
+                                          "catalog", "accept",    "diagnose", "snapshot"};
+  Phrase unknown_verb("cli.parse.unknown_verb");
+  unknown_verb.facts.push_back(did_you_mean("quoet", verbs));
+  unknown_verb.fact("got", "quoet").fact("command", "gpuplan").fact(list_of("verbs", verbs));
+  const std::vector<Case> cases = {
+      {"", Error{{}, 0, {}, Phrase("cli.parse.verb_required").fact("command", "gpuplan").fact(list_of("verbs", verbs))},
+       "gpuplan"},
+      {"quoet", Error{{}, 0, {}, unknown_verb}, "gpuplan"},
+      {"catalog",
+       Error{{},
+             0,
+             {},
+             Phrase("cli.parse.verb_required")
+                 .fact("command", "gpuplan catalog")
+                 .fact(list_of("verbs", {"list", "show", "check"}))},
+       "gpuplan catalog"},
+      {"quote --gpus", Error{{}, 0, "--gpus", Phrase("cli.parse.missing_value")}, "gpuplan quote"},
+      {"audit", Error{{}, 0, {}, Phrase("cli.parse.required").fact("name", "quote")}, "gpuplan audit"},
+      {"quote a.yaml b.yaml", Error{{}, 0, {}, Phrase("cli.parse.unexpected").fact("args", "b.yaml")}, "gpuplan quote"},
+      {"accept --nvml sometimes", Error{{}, 0, "--nvml", not_one_of("sometimes", {"auto", "live", "snapshot", "off"})},
+       "gpuplan accept"},
+      {"quote --lang LANG --lang LANG",
+       Error{{}, 0, "--lang", Phrase("cli.parse.too_many").fact("max", "1").fact("got", "2")}, "gpuplan quote"},
+  };
+  for (const Case& c : cases)
+    for (Lang lang : {Lang::kEn, Lang::kZh}) {
+      const std::string args = std::regex_replace(c.args, std::regex("LANG"), lang == Lang::kZh ? "zh" : "en");
+      CliResult r = run_gpuplan(args, lang == Lang::kZh ? kZhEnv : kEnEnv);
+      EXPECT_EQ(r.exit_code, 2) << c.args;
+      EXPECT_EQ(r.err, error_line(c.error, lang) + see_help(c.command, lang)) << c.args;
+    }
+}
+
+TEST(CliTest, BadInputIsChineseUnderLangZhAndStillExits2) {
+  CliResult r = run_gpuplan("quote --gpu a100-80gb-sxm --gpus 0 --lang zh", kEnEnv);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err, error_line(Error{{}, 0, "--gpus", Phrase("cli.value.at_least").fact("min", "1").fact("got", "0")},
+                              Lang::kZh));
+  // LANG alone does it too.
+  CliResult env = run_gpuplan("usage synth --gpus 2000", kZhEnv);
+  EXPECT_EQ(env.exit_code, 2);
+  EXPECT_EQ(env.err, error_line(Error{{},
+                                      0,
+                                      "--gpus",
+                                      Phrase("cli.value.between")
+                                          .fact("min", "1")
+                                          .fact("max", "1,024")
+                                          .fact("got", "2000")
+                                          .fact("note", std::vector<Phrase>{})},
+                                Lang::kZh));
+}
+
+TEST(CliTest, EveryCliKeyHasWordsInBothLanguages) {
+  // The keys the command line uses, read from its sources, each with English and Chinese words.
+  const std::regex key("\"(cli\\.[a-z0-9_.]+)\"");
+  size_t keys = 0;
+  for (const char* file :
+       {"src/cli/main.cpp", "src/cli/common.cpp", "src/cli/host_verbs.cpp", "src/cli/evidence.cpp"}) {
+    std::ifstream in(source_path(file));
+    const std::string text((std::istreambuf_iterator<char>(in)), {});
+    ASSERT_FALSE(text.empty()) << file;
+    for (std::sregex_iterator it(text.begin(), text.end(), key), end; it != end; ++it, ++keys) {
+      const report::MessageText* m = report::find_message((*it)[1].str());
+      ASSERT_NE(m, nullptr) << (*it)[1] << " in " << file;
+      EXPECT_FALSE(m->en.empty()) << (*it)[1];
+      EXPECT_FALSE(m->zh.empty()) << (*it)[1];
+    }
+  }
+  EXPECT_GT(keys, 100u);
 }
 
 TEST(CliTest, QuoteHelpExits0AndPrintsAnExample) {
@@ -147,15 +319,17 @@ TEST(CliTest, QuoteMarkdownPrintsATable) {
   CliResult r = run_gpuplan("quote " + example("a100-8gpu-training.yaml") + " --format md --lang en");
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(contains(r.out, "\n|---")) << r.out;
-  EXPECT_TRUE(contains(r.out, "| **Total** | | **¥902,496–1,300,152** | **¥12,100–15,500** | |")) << r.out;
+  EXPECT_TRUE(contains(
+      r.out, "| **" + report::ui("total", Lang::kEn) + "** | | **¥902,496–1,300,152** | **¥12,100–15,500** | |"))
+      << r.out;
 }
 
 TEST(CliTest, LangZhPrintsChineseHeadings) {
   CliResult r = run_gpuplan("quote " + example("a100-8gpu-training.yaml") + " --lang zh");
   EXPECT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_TRUE(contains(r.out, "合计")) << r.out;
-  EXPECT_TRUE(contains(r.out, "报价: ")) << r.out;
-  EXPECT_FALSE(contains(r.out, "Total")) << r.out;
+  EXPECT_TRUE(contains(r.out, report::ui("total", Lang::kZh))) << r.out;
+  EXPECT_TRUE(contains(r.out, report::ui("quote", Lang::kZh) + report::colon(Lang::kZh))) << r.out;
+  EXPECT_FALSE(contains(r.out, report::ui("total", Lang::kEn))) << r.out;
 }
 
 TEST(CliTest, QuickWhatIfOn8ARackFailsPowerCheck) {
@@ -187,43 +361,47 @@ TEST(CliTest, MalformedYamlExits2NamingFileAndLine) {
   std::string path = write_file(temp_dir(), "test.yaml", "name: x\ngpu: a100-80gb-sxm\ngpus: 8: 9\nnodes: 1\n");
   CliResult r = run_gpuplan("quote " + path);
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_TRUE(contains(r.err, "test.yaml:3: malformed YAML")) << r.err;
+  EXPECT_TRUE(contains(r.err, path + ":3: ")) << r.err;
 }
 
 TEST(CliTest, UnknownGpuIdExits2SuggestingTheNearest) {
   std::string path = write_file(temp_dir(), "test.yaml", "gpu: a100-80gb-sxn\ngpus: 8\n");
   CliResult r = run_gpuplan("quote " + path);
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_TRUE(contains(r.err, "test.yaml:1: gpu: unknown gpu 'a100-80gb-sxn'")) << r.err;
-  EXPECT_TRUE(contains(r.err, "did you mean 'a100-80gb-sxm'")) << r.err;
+  EXPECT_TRUE(contains(r.err, path + ":1: gpu: ")) << r.err;
+  EXPECT_TRUE(contains(r.err, "a100-80gb-sxn")) << r.err;
+  EXPECT_TRUE(contains(r.err, "a100-80gb-sxm")) << r.err;  // the nearest id
 }
 
 TEST(CliTest, ZeroGpusExits2NamingTheField) {
   std::string path = write_file(temp_dir(), "test.yaml", "gpu: a100-80gb-sxm\ngpus: 0\n");
   CliResult r = run_gpuplan("quote " + path);
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_TRUE(contains(r.err, "test.yaml:2: gpus: must be at least 1")) << r.err;
+  EXPECT_TRUE(contains(r.err, path + ":2: gpus: ")) << r.err;
 }
 
 TEST(CliTest, NegativeGpusExits2NamingTheField) {
   std::string path = write_file(temp_dir(), "test.yaml", "gpu: a100-80gb-sxm\ngpus: -2\n");
   CliResult r = run_gpuplan("quote " + path);
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_TRUE(contains(r.err, "test.yaml:2: gpus: must be at least 1 (got -2)")) << r.err;
+  EXPECT_TRUE(contains(r.err, path + ":2: gpus: ")) << r.err;
+  EXPECT_TRUE(contains(r.err, "-2")) << r.err;
 }
 
 TEST(CliTest, GpusAsAWordExits2NamingTheField) {
   std::string path = write_file(temp_dir(), "test.yaml", "gpu: a100-80gb-sxm\ngpus: eight\n");
   CliResult r = run_gpuplan("quote " + path);
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_TRUE(contains(r.err, "test.yaml:2: gpus: 'eight' is not a number")) << r.err;
+  EXPECT_TRUE(contains(r.err, path + ":2: gpus: ")) << r.err;
+  EXPECT_TRUE(contains(r.err, "eight")) << r.err;
 }
 
 TEST(CliTest, UnitTypoExits2NamingTheUnit) {
   std::string path = write_file(temp_dir(), "test.yaml", "gpu: a100-80gb-sxm\ngpus: 8\nmemory: 512 GBB\n");
   CliResult r = run_gpuplan("quote " + path);
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_TRUE(contains(r.err, "test.yaml:3: memory: unknown unit 'GBB'")) << r.err;
+  EXPECT_TRUE(contains(r.err, path + ":3: memory: ")) << r.err;
+  EXPECT_TRUE(contains(r.err, "GBB")) << r.err;
   EXPECT_TRUE(contains(r.err, "GiB")) << r.err;  // lists the units accepted
 }
 
@@ -232,34 +410,38 @@ TEST(CliTest, UnknownFieldGpuzSuggestsGpus) {
   std::string path = write_file(temp_dir(), "test.yaml", "gpu: a100-80gb-sxm\ngpuz: 8\n");
   CliResult r = run_gpuplan("quote " + path);
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_TRUE(contains(r.err, "test.yaml:2: gpuz: unknown field")) << r.err;
-  EXPECT_TRUE(contains(r.err, "did you mean 'gpus'")) << r.err;
+  EXPECT_TRUE(contains(r.err, path + ":2: gpuz: ")) << r.err;
+  EXPECT_TRUE(contains(r.err, "gpus")) << r.err;  // the nearest field
 }
 
 TEST(CliTest, ZeroGpusFlagExits2) {
-  CliResult r = run_gpuplan("quote --gpu a100-80gb-sxm --gpus 0");
+  CliResult r = run_gpuplan("quote --gpu a100-80gb-sxm --gpus 0 --lang en");
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_TRUE(contains(r.err, "--gpus: must be at least 1")) << r.err;
+  EXPECT_EQ(r.err, error_line(Error{{}, 0, "--gpus", Phrase("cli.value.at_least").fact("min", "1").fact("got", "0")},
+                              Lang::kEn));
 }
 
 TEST(CliTest, RackAmpsWithoutACatalogCircuitExits2NamingTheFlag) {
   CliResult r = run_gpuplan("quote --gpu a100-80gb-sxm --gpus 8 --rack-amps 12");
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_TRUE(contains(r.err, "no catalog rack circuit of 12.0 A (catalog has 8 A, 16 A, 32 A)")) << r.err;
   EXPECT_TRUE(contains(r.err, "--rack-amps: ")) << r.err;
+  EXPECT_TRUE(contains(r.err, "12")) << r.err;    // the circuit asked for
+  EXPECT_TRUE(contains(r.err, "32 A")) << r.err;  // and the ones the catalog has
 }
 
 TEST(CliTest, UnknownFormatExits2) {
-  CliResult r = run_gpuplan("quote " + example("a100-8gpu-training.yaml") + " --format xml");
+  CliResult r = run_gpuplan("quote " + example("a100-8gpu-training.yaml") + " --format xml --lang en");
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_TRUE(contains(r.err, "--format: 'xml'")) << r.err;
+  EXPECT_EQ(r.err, error_line(Error{{}, 0, "--format", not_one_of("xml", {"table", "json", "md"})}, Lang::kEn));
   EXPECT_TRUE(r.out.empty()) << r.out;
 }
 
 TEST(CliTest, UnknownLangExits2) {
-  CliResult r = run_gpuplan("quote " + example("a100-8gpu-training.yaml") + " --lang fr");
+  // The words are LANG's: an unknown --lang cannot choose them.
+  CliResult r = run_gpuplan("quote " + example("a100-8gpu-training.yaml") + " --lang fr", kZhEnv);
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_TRUE(contains(r.err, "--lang: 'fr'")) << r.err;
+  EXPECT_EQ(r.err, error_line(Error{{}, 0, "--lang", not_one_of("fr", {"en", "zh"})}, Lang::kZh));
+  EXPECT_TRUE(r.out.empty()) << r.out;
 }
 
 // --- recommend ------------------------------------------------------------------------------
@@ -306,13 +488,18 @@ TEST(CliTest, RecommendedConfigurationPassesItsOwnChecks) {
 TEST(CliTest, RecommendWithUnknownSizeUnitExits2) {
   CliResult r = run_gpuplan("recommend --task finetune --params 13Q");
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_TRUE(contains(r.err, "--params: '13Q'")) << r.err;
+  EXPECT_TRUE(contains(r.err, "--params: ")) << r.err;
+  EXPECT_TRUE(contains(r.err, "13Q")) << r.err;
 }
 
 TEST(CliTest, RecommendWithUnknownTaskExits2) {
-  CliResult r = run_gpuplan("recommend --task dance --params 13B");
+  CliResult r = run_gpuplan("recommend --task dance --params 13B --lang en");
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_TRUE(contains(r.err, "--task: 'dance' is not one of inference|finetune|train|pretrain|simulation")) << r.err;
+  EXPECT_EQ(
+      r.err,
+      error_line(
+          Error{{}, 0, "--task", not_one_of("dance", {"inference", "finetune", "train", "pretrain", "simulation"})},
+          Lang::kEn));
 }
 
 // --- audit ----------------------------------------------------------------------------------
@@ -339,8 +526,9 @@ TEST(CliTest, AuditWithUnknownPartExits2SuggestingTheNearest) {
                                 "  - {item: card, part: a100-80gb-sxn, qty: 8, unit_price: 90000}\n");
   CliResult r = run_gpuplan("audit " + path);
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_TRUE(contains(r.err, "q.yaml:4: lines[0].part: unknown catalog part 'a100-80gb-sxn'")) << r.err;
-  EXPECT_TRUE(contains(r.err, "did you mean 'a100-80gb-sxm'")) << r.err;
+  EXPECT_TRUE(contains(r.err, path + ":4: lines[0].part: ")) << r.err;
+  EXPECT_TRUE(contains(r.err, "a100-80gb-sxn")) << r.err;
+  EXPECT_TRUE(contains(r.err, "a100-80gb-sxm")) << r.err;  // the nearest part
 }
 
 TEST(CliTest, AuditOfMissingFileExits2NamingThePath) {
@@ -370,6 +558,29 @@ TEST(CliTest, CatalogListOfOneKind) {
   EXPECT_FALSE(contains(r.out, "epyc-7763")) << r.out;  // a cpu
 }
 
+TEST(CliTest, CatalogListSpeaksTheLanguageWithChineseNames) {
+  // catalog/cuda_driver.yaml gives each entry a name_zh.
+  const catalog::Entry* cuda12 = testing::default_catalog().find("cuda-12-driver");
+  ASSERT_NE(cuda12, nullptr);
+  ASSERT_NE(cuda12->name_zh, cuda12->name);
+  for (Lang lang : {Lang::kEn, Lang::kZh}) {
+    const std::string flag = lang == Lang::kZh ? " --lang zh" : " --lang en";
+    for (const std::string format : {"table", "md"}) {
+      CliResult r = run_gpuplan("catalog list cuda_driver --format " + format + flag);
+      EXPECT_EQ(r.exit_code, 0) << r.err;
+      for (const char* key : {"cli.catalog.col.id", "cli.catalog.col.kind", "cli.catalog.col.name",
+                              "cli.catalog.col.as_of", "cli.catalog.col.source"})
+        EXPECT_TRUE(contains(r.out, report::ui(key, lang))) << key << " in\n" << r.out;
+      EXPECT_TRUE(contains(r.out, lang == Lang::kZh ? cuda12->name_zh : cuda12->name)) << r.out;
+      EXPECT_FALSE(contains(r.out, lang == Lang::kZh ? cuda12->name : cuda12->name_zh)) << r.out;
+    }
+  }
+  // JSON keeps its shape in either language.
+  CliResult en = run_gpuplan("catalog list cuda_driver --format json --lang en");
+  CliResult zh = run_gpuplan("catalog list cuda_driver --format json --lang zh");
+  EXPECT_EQ(parse_json(en), parse_json(zh));
+}
+
 TEST(CliTest, CatalogShowJsonGivesTheDataSheetFigures) {
   CliResult r = run_gpuplan("catalog show a100-80gb-sxm --format json");
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -379,15 +590,30 @@ TEST(CliTest, CatalogShowJsonGivesTheDataSheetFigures) {
 }
 
 TEST(CliTest, CatalogShowOfUnknownIdExits2) {
-  CliResult r = run_gpuplan("catalog show nosuch");
-  EXPECT_EQ(r.exit_code, 2);
-  EXPECT_TRUE(contains(r.err, "no catalog entry 'nosuch'")) << r.err;
+  for (Lang lang : {Lang::kEn, Lang::kZh}) {
+    CliResult r = run_gpuplan(std::string("catalog show nosuch --lang ") + (lang == Lang::kZh ? "zh" : "en"));
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_TRUE(contains(r.err, "nosuch")) << r.err;
+    EXPECT_TRUE(contains(r.err, report::ui("kind.catalog_entry", lang))) << r.err;
+  }
+}
+
+// The summary line `catalog check` ends with: "N entries, M problem(s)" in `lang`.
+std::string catalog_summary(size_t entries, size_t problems, Lang lang) {
+  return report::say(Phrase("cli.catalog.summary")
+                         .fact("entries", std::to_string(entries))
+                         .fact("problems", std::to_string(problems)),
+                     lang) +
+         "\n";
 }
 
 TEST(CliTest, CatalogCheckPassesOnTheShippedCatalog) {
-  CliResult r = run_gpuplan("catalog check");
-  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
-  EXPECT_TRUE(contains(r.out, " entries, 0 problem(s)")) << r.out;
+  const size_t entries = testing::default_catalog().entries().size();
+  for (Lang lang : {Lang::kEn, Lang::kZh}) {
+    CliResult r = run_gpuplan(std::string("catalog check --lang ") + (lang == Lang::kZh ? "zh" : "en"));
+    EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+    EXPECT_EQ(r.out, catalog_summary(entries, 0, lang));
+  }
 }
 
 TEST(CliTest, CatalogCheckReportsEachProblemWithFileAndLine) {
@@ -406,15 +632,23 @@ TEST(CliTest, CatalogCheckReportsEachProblemWithFileAndLine) {
                                  "entries:\n"
                                  "  - {id: bad-ref, name: X, provider: P, instance: i, gpu: a100-80gb-sxn, gpus: 1, "
                                  "region: r, currency: USD, on_demand_hour: 1, source: s, as_of: \"2024\"}\n");
-  CliResult r = run_gpuplan("catalog check " + dir);
+  CliResult r = run_gpuplan("catalog check " + dir + " --lang en");
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_TRUE(contains(r.out, gpu + ":3: bad-key.colour: unknown key 'colour'")) << r.out;
-  EXPECT_TRUE(contains(r.out, gpu + ":4: no-source.source: missing source")) << r.out;
-  EXPECT_TRUE(contains(r.out, gpu + ":5: low-high.buy: low > high")) << r.out;
-  EXPECT_TRUE(contains(r.out, gpu + ":6: negative.buy: must not be negative")) << r.out;
-  EXPECT_TRUE(contains(r.out, gpu + ":8: twice.id: duplicate id 'twice' (first at " + gpu + ":7)")) << r.out;
-  EXPECT_TRUE(contains(r.out, offer + ":3: bad-ref.gpu: unknown gpu 'a100-80gb-sxn'")) << r.out;
-  EXPECT_TRUE(contains(r.out, " entries, 6 problem(s)")) << r.out;
+  // Each problem's file:line: entry.field, and what names it.
+  EXPECT_TRUE(contains(r.out, gpu + ":3: bad-key.colour: ")) << r.out;
+  EXPECT_TRUE(contains(r.out, gpu + ":4: no-source.source: ")) << r.out;
+  EXPECT_TRUE(contains(r.out, gpu + ":5: low-high.buy: ")) << r.out;
+  EXPECT_TRUE(contains(r.out, gpu + ":6: negative.buy: ")) << r.out;
+  EXPECT_TRUE(contains(r.out, gpu + ":8: twice.id: ")) << r.out;
+  EXPECT_TRUE(contains(r.out, gpu + ":7")) << r.out;  // where the first `twice` is
+  EXPECT_TRUE(contains(r.out, offer + ":3: bad-ref.gpu: ")) << r.out;
+  EXPECT_TRUE(contains(r.out, "a100-80gb-sxn")) << r.out;
+  CliResult j = run_gpuplan("catalog check " + dir + " --format json");
+  EXPECT_EQ(j.exit_code, 2);
+  const json checked = parse_json(j);
+  EXPECT_EQ(checked["problems"].size(), 6u) << checked.dump(2);
+  const std::string summary = catalog_summary(checked["entries"].get<size_t>(), 6, Lang::kEn);
+  EXPECT_EQ(r.out.substr(r.out.size() - std::min(r.out.size(), summary.size())), summary) << r.out;
 }
 
 TEST(CliTest, CatalogOverrideChangesTheGpuPrice) {
@@ -457,9 +691,9 @@ TEST(CliTest, InstalledBinaryFindsItsCatalogFromAnyDirectory) {
 // --- Colour ---------------------------------------------------------------------------------
 
 TEST(CliTest, PipedOutputHasNoEscapeCodes) {
-  CliResult r = run_gpuplan("audit " + example("vendor-quote-padded.yaml"));
+  CliResult r = run_gpuplan("audit " + example("vendor-quote-padded.yaml") + " --lang en");
   EXPECT_EQ(r.exit_code, 1) << r.err;
-  EXPECT_TRUE(contains(r.out, "FAIL")) << r.out;
+  EXPECT_TRUE(contains(r.out, report::severity_label(Severity::kFail, Lang::kEn))) << r.out;
   EXPECT_FALSE(contains(r.out, "\x1b[")) << r.out;
 }
 
@@ -469,11 +703,12 @@ TEST(CliTest, NoColorTurnsOffColourOnATerminal) {
   const std::string cmd = std::string(GPUPLAN_BINARY) + " audit --lang en " + source_path("examples/vendor-quote-padded.yaml");
   CliResult tty = run_shell("env -u NO_COLOR script -qec " + sh_quote(cmd) + " /dev/null");
   EXPECT_TRUE(contains(tty.out, "\x1b[1;31mfail\x1b[0m")) << tty.out;
+  const std::string verdict = report::ui("verdict", Lang::kEn) + ": " + report::ui("fail", Lang::kEn);
   CliResult no_color = run_shell("NO_COLOR=1 script -qec " + sh_quote(cmd) + " /dev/null");
-  EXPECT_TRUE(contains(no_color.out, "Verdict: fail")) << no_color.out;
+  EXPECT_TRUE(contains(no_color.out, verdict)) << no_color.out;
   EXPECT_FALSE(contains(no_color.out, "\x1b[")) << no_color.out;
   CliResult flag = run_shell("env -u NO_COLOR script -qec " + sh_quote(cmd + " --no-color") + " /dev/null");
-  EXPECT_TRUE(contains(flag.out, "Verdict: fail")) << flag.out;
+  EXPECT_TRUE(contains(flag.out, verdict)) << flag.out;
   EXPECT_FALSE(contains(flag.out, "\x1b[")) << flag.out;
 }
 
@@ -593,6 +828,16 @@ TEST(CliTest, UsageReportsSkippedLinesWithFileAndLine) {
   EXPECT_EQ(j["skipped_count"], 1);
   EXPECT_EQ(j["skipped"][0]["line"], 3);
   EXPECT_TRUE(contains(r.err, "bad.csv:3")) << r.err;
+  // The note and "wrote FILE" in Chinese: the count, the file:line and where the report went.
+  const std::string out = dir + "/usage.md";
+  CliResult zh = run_gpuplan("usage " + sh_quote(path) + " --format md --lang zh --output " + sh_quote(out));
+  ASSERT_EQ(zh.exit_code, 0) << zh.err;
+  const std::string note = report::say(Phrase("cli.skipped_lines").fact("count", "1").fact("first", ""), Lang::kZh);
+  EXPECT_TRUE(contains(zh.err, "gpuplan: " + note)) << zh.err;
+  EXPECT_TRUE(contains(zh.err, path + ":3")) << zh.err;
+  EXPECT_TRUE(contains(zh.err, "gpuplan: " + report::say(Phrase("cli.wrote").fact("path", out), Lang::kZh) + "\n"))
+      << zh.err;
+  EXPECT_TRUE(fs::is_regular_file(out));
 }
 
 }  // namespace

@@ -2,8 +2,12 @@
 
 #include <gtest/gtest.h>
 
+#include "test_support.h"
+
 namespace gpuplan {
 namespace {
+
+using gpuplan::testing::fact_in;
 
 TEST(UnitsTest, DecimalAndBinaryPrefixesAreDistinct) {
   EXPECT_DOUBLE_EQ(*parse_quantity("1 TB", Dimension::kBytes), 1e12);
@@ -24,16 +28,27 @@ TEST(UnitsTest, BareNumberNeedsAStatedUnit) {
   EXPECT_DOUBLE_EQ(*parse_quantity("16", Dimension::kCurrent, "A"), 16);
   auto bare = parse_quantity("16", Dimension::kCurrent);
   ASSERT_FALSE(bare.ok());
-  EXPECT_NE(bare.error().message.find("needs a unit"), std::string::npos);
+  EXPECT_EQ(bare.error().message.key, "error.units.needs_unit");
+  EXPECT_EQ(*fact_in(bare.error().message, "text"), "16");
+  EXPECT_EQ(*fact_in(bare.error().message, "units"), "A, mA");
 }
 
 TEST(UnitsTest, UnitTyposAreErrorsNamingTheAcceptedUnits) {
   auto typo = parse_quantity("512 GBB", Dimension::kBytes);
   ASSERT_FALSE(typo.ok());
-  EXPECT_NE(typo.error().message.find("unknown unit 'GBB'"), std::string::npos);
-  EXPECT_NE(typo.error().message.find("GiB"), std::string::npos);
-  EXPECT_FALSE(parse_quantity("16 W", Dimension::kCurrent).ok());  // wrong dimension
-  EXPECT_FALSE(parse_quantity("lots", Dimension::kPower).ok());
+  EXPECT_EQ(typo.error().message.key, "error.unknown_unit");
+  EXPECT_EQ(*fact_in(typo.error().message, "unit"), "GBB");
+  EXPECT_EQ(*fact_in(typo.error().message, "text"), "512 GBB");
+  EXPECT_NE(fact_in(typo.error().message, "units")->find("GiB"), std::string::npos);
+  EXPECT_TRUE(fact_in(typo.error().message, "nearest"));     // a unit one letter away
+  auto wrong = parse_quantity("16 W", Dimension::kCurrent);  // wrong dimension
+  ASSERT_FALSE(wrong.ok());
+  EXPECT_EQ(wrong.error().message.key, "error.unknown_unit");
+  EXPECT_EQ(*fact_in(wrong.error().message, "units"), "A, mA");
+  auto words = parse_quantity("lots", Dimension::kPower);
+  ASSERT_FALSE(words.ok());
+  EXPECT_EQ(words.error().message.key, "error.units.not_quantity");
+  EXPECT_EQ(*fact_in(words.error().message, "text"), "lots");
 }
 
 TEST(UnitsTest, FormatsWatts) {

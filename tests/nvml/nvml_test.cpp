@@ -17,6 +17,7 @@
 namespace gpuplan::nvml {
 namespace {
 
+using gpuplan::testing::fact_in;
 using gpuplan::testing::source_path;
 using gpuplan::testing::temp_dir;
 using gpuplan::testing::write_file;
@@ -77,14 +78,29 @@ const std::vector<double> kTemps = {58, 61, 60, 62, 59, 60, 63, 61};
 
 // --- opening --------------------------------------------------------------------------------
 
+// The fake library's nvmlInit_v2 failed with `code` and nvmlErrorString's `text` for it.
+void expect_call_failed(const Error& e, const std::string& code, const std::string& text) {
+  EXPECT_EQ(e.file, kFake);
+  EXPECT_EQ(e.message.key, "error.nvml.call_failed") << e.str();
+  ASSERT_TRUE(fact_in(e.message, "call") && fact_in(e.message, "code") && fact_in(e.message, "why")) << e.str();
+  EXPECT_EQ(*fact_in(e.message, "call"), "nvmlInit_v2");
+  EXPECT_EQ(*fact_in(e.message, "code"), code);
+  EXPECT_EQ(*fact_in(e.message, "why"), text);
+}
+
 TEST(NvmlTest, OpenFailureNamesTheFileAndDlerrorReason) {
   FakeEnv env(fixture("healthy-8xa100.yaml"));
   auto nvml = Nvml::open("/nonexistent/libnvidia-ml.so.1");
   ASSERT_FALSE(nvml);
   EXPECT_EQ(nvml.error().file, "/nonexistent/libnvidia-ml.so.1");
-  EXPECT_NE(nvml.error().message.find("cannot load the NVML library: /nonexistent/libnvidia-ml.so.1: cannot open "
-                                      "shared object file"),
-            std::string::npos)
+  EXPECT_EQ(nvml.error().message.key, "error.nvml.cannot_load") << nvml.error().str();
+  const Fact* why = find_fact(nvml.error().message.facts, "why");
+  ASSERT_TRUE(why && why->phrases.size() == 1u) << nvml.error().str();  // one file tried
+  EXPECT_EQ(why->phrases[0].key, "error.nvml.dlerror");
+  ASSERT_TRUE(fact_in(nvml.error().message, "reason")) << nvml.error().str();
+  EXPECT_NE(
+      fact_in(nvml.error().message, "reason")->find("/nonexistent/libnvidia-ml.so.1: cannot open shared object file"),
+      std::string::npos)
       << nvml.error().str();
 }
 
@@ -99,27 +115,30 @@ TEST(NvmlTest, OpenWithoutPathUsesGpuplanNvmlLibrary) {
   auto bad = Nvml::open();
   ASSERT_FALSE(bad);
   EXPECT_EQ(bad.error().file, "/nonexistent/nvml.so");
+  EXPECT_EQ(bad.error().message.key, "error.nvml.cannot_load");
 }
 
 TEST(NvmlTest, OpenRejectsALibraryWithoutNvmlSymbols) {
   FakeEnv env;
   auto nvml = Nvml::open("libz.so.1");  // loadable, but not NVML
   ASSERT_FALSE(nvml);
-  EXPECT_EQ(nvml.error().str(), "libz.so.1: required NVML symbol nvmlInit_v2 (or nvmlInit) is missing");
+  EXPECT_EQ(nvml.error().file, "libz.so.1");
+  EXPECT_EQ(nvml.error().message.key, "error.nvml.missing_symbol");
+  EXPECT_EQ(*fact_in(nvml.error().message, "symbol"), "nvmlInit_v2 / nvmlInit");
 }
 
 TEST(NvmlTest, UnsetScenarioIsDriverNotLoaded) {
   FakeEnv env;
   auto nvml = Nvml::open(kFake);
   ASSERT_FALSE(nvml);
-  EXPECT_EQ(nvml.error().str(), std::string(kFake) + ": nvmlInit_v2 returned 9 (Driver Not Loaded)");
+  expect_call_failed(nvml.error(), "9", "Driver Not Loaded");
 }
 
 TEST(NvmlTest, MissingScenarioFileIsUnknownError) {
   FakeEnv env("/nonexistent/scenario.yaml");
   auto nvml = Nvml::open(kFake);
   ASSERT_FALSE(nvml);
-  EXPECT_EQ(nvml.error().str(), std::string(kFake) + ": nvmlInit_v2 returned 999 (Unknown Error)");
+  expect_call_failed(nvml.error(), "999", "Unknown Error");
 }
 
 TEST(NvmlTest, ScenarioWithUnknownKeyFailsInit) {
@@ -127,7 +146,7 @@ TEST(NvmlTest, ScenarioWithUnknownKeyFailsInit) {
   FakeEnv env(file);
   auto nvml = Nvml::open(kFake);
   ASSERT_FALSE(nvml);
-  EXPECT_EQ(nvml.error().message, "nvmlInit_v2 returned 999 (Unknown Error)");
+  expect_call_failed(nvml.error(), "999", "Unknown Error");
 }
 
 TEST(NvmlTest, InitResultOfTheScenarioIsReportedWithItsText) {
@@ -135,7 +154,7 @@ TEST(NvmlTest, InitResultOfTheScenarioIsReportedWithItsText) {
   FakeEnv env(file);
   auto nvml = Nvml::open(kFake);
   ASSERT_FALSE(nvml);
-  EXPECT_EQ(nvml.error().message, "nvmlInit_v2 returned 9 (Driver Not Loaded)");
+  expect_call_failed(nvml.error(), "9", "Driver Not Loaded");
 }
 
 TEST(NvmlTest, EachOpenReadsItsOwnScenario) {
@@ -496,40 +515,43 @@ TEST(NvmlTest, JsonErrorsNameTheFileAndFieldPath) {
   json good = facts_to_json(rising_ecc_facts());
   struct Case {
     std::function<void(json&)> spoil;
-    std::string error;
+    std::string field, key;
   };
   const std::vector<Case> cases = {
-      {[](json& j) { j = json::array(); }, "nvml.json: expected an object"},
-      {[](json& j) { j.erase("driver_version"); }, "nvml.json: driver_version: missing"},
-      {[](json& j) { j["driver_version"] = 535; }, "nvml.json: driver_version: expected a string"},
-      {[](json& j) { j["gpus"] = json::object(); }, "nvml.json: gpus: expected an array"},
-      {[](json& j) { j["gpus"][0].erase("info"); }, "nvml.json: gpus[0].info: missing"},
-      {[](json& j) { j["gpus"][2]["info"]["uuid"] = 5; }, "nvml.json: gpus[2].info.uuid: expected a string"},
-      {[](json& j) { j["gpus"][0]["info"]["max_link_gen"] = -1; },
-       "nvml.json: gpus[0].info.max_link_gen: expected a non-negative integer"},
-      {[](json& j) { j["gpus"][0]["info"]["max_link_width"] = 5000000000ull; },
-       "nvml.json: gpus[0].info.max_link_width: expected a non-negative integer below 2^32"},
-      {[](json& j) { j["gpus"][3]["info"]["slowdown_temp_c"] = 91.5; },
-       "nvml.json: gpus[3].info.slowdown_temp_c: expected an integer"},
-      {[](json& j) { j["gpus"][0]["now"]["memory_used_mib"] = "20000"; },
-       "nvml.json: gpus[0].now.memory_used_mib: expected a number"},
-      {[](json& j) { j["gpus"][1]["now"]["ecc_enabled"] = "yes"; },
-       "nvml.json: gpus[1].now.ecc_enabled: expected a boolean"},
-      {[](json& j) { j["gpus"][0]["now"]["nvlink_active"][3] = 1; },
-       "nvml.json: gpus[0].now.nvlink_active[3]: expected a boolean"},
-      {[](json& j) { j["gpus"][0]["now"]["processes"][0]["pid"] = "x"; },
-       "nvml.json: gpus[0].now.processes[0].pid: expected a non-negative integer"},
-      {[](json& j) { j["gpus"][4]["now"] = 7; }, "nvml.json: gpus[4].now: expected an object"},
-      {[](json& j) { j["topology"][0]["gpus"] = {0}; }, "nvml.json: topology[0].gpus: expected two GPU indices"},
-      {[](json& j) { j["topology"][1]["level"] = 1.5; }, "nvml.json: topology[1].level: expected an integer"},
-      {[](json& j) { j["unsupported"] = {3}; }, "nvml.json: unsupported[0]: expected a string"},
+      {[](json& j) { j = json::array(); }, "", "error.json.not_object"},
+      {[](json& j) { j.erase("driver_version"); }, "driver_version", "error.json.missing"},
+      {[](json& j) { j["driver_version"] = 535; }, "driver_version", "error.json.not_string"},
+      {[](json& j) { j["gpus"] = json::object(); }, "gpus", "error.json.not_array"},
+      {[](json& j) { j["gpus"][0].erase("info"); }, "gpus[0].info", "error.json.missing"},
+      {[](json& j) { j["gpus"][2]["info"]["uuid"] = 5; }, "gpus[2].info.uuid", "error.json.not_string"},
+      {[](json& j) { j["gpus"][0]["info"]["max_link_gen"] = -1; }, "gpus[0].info.max_link_gen",
+       "error.json.not_unsigned"},
+      {[](json& j) { j["gpus"][0]["info"]["max_link_width"] = 5000000000ull; }, "gpus[0].info.max_link_width",
+       "error.json.not_uint32"},
+      {[](json& j) { j["gpus"][3]["info"]["slowdown_temp_c"] = 91.5; }, "gpus[3].info.slowdown_temp_c",
+       "error.json.not_integer"},
+      {[](json& j) { j["gpus"][3]["info"]["slowdown_temp_c"] = 3000000000ull; }, "gpus[3].info.slowdown_temp_c",
+       "error.json.int_out_of_range"},
+      {[](json& j) { j["gpus"][0]["now"]["memory_used_mib"] = "20000"; }, "gpus[0].now.memory_used_mib",
+       "error.json.not_number"},
+      {[](json& j) { j["gpus"][1]["now"]["ecc_enabled"] = "yes"; }, "gpus[1].now.ecc_enabled", "error.json.not_bool"},
+      {[](json& j) { j["gpus"][0]["now"]["nvlink_active"][3] = 1; }, "gpus[0].now.nvlink_active[3]",
+       "error.json.not_bool"},
+      {[](json& j) { j["gpus"][0]["now"]["processes"][0]["pid"] = "x"; }, "gpus[0].now.processes[0].pid",
+       "error.json.not_unsigned"},
+      {[](json& j) { j["gpus"][4]["now"] = 7; }, "gpus[4].now", "error.json.not_object"},
+      {[](json& j) { j["topology"][0]["gpus"] = {0}; }, "topology[0].gpus", "error.nvml.not_gpu_pair"},
+      {[](json& j) { j["topology"][1]["level"] = 1.5; }, "topology[1].level", "error.json.not_integer"},
+      {[](json& j) { j["unsupported"] = {3}; }, "unsupported[0]", "error.json.not_string"},
   };
   for (const auto& c : cases) {
     json j = good;
     c.spoil(j);
     auto f = facts_from_json(j, "nvml.json");
-    ASSERT_FALSE(f) << c.error;
-    EXPECT_EQ(f.error().str(), c.error);
+    ASSERT_FALSE(f) << c.field << ": " << c.key;
+    EXPECT_EQ(f.error().file, "nvml.json") << f.error().str();
+    EXPECT_EQ(f.error().field, c.field) << f.error().str();
+    EXPECT_EQ(f.error().message.key, c.key) << f.error().str();
   }
 }
 

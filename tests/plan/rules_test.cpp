@@ -214,14 +214,14 @@ TEST(RulesTest, PerGpuBands) {
   auto below = findings_with_id(run("gpu: a100-80gb-sxm\ngpus: 8\n"), "band.rent_per_gpu");
   ASSERT_EQ(below.size(), 1u);
   EXPECT_EQ(below[0].variant, "below");
-  EXPECT_EQ(fact(below[0], "per_gpu"), "¥1,500–1,875/GPU-month");
+  EXPECT_EQ(fact(below[0], "per_gpu"), "¥1,500–1,875");  // CNY per GPU-month: the message names the unit
   // 1 GPU at ¥3,000–5,000 overlaps the band: quiet. Adding AI Enterprise (¥2,333/month) lifts it
   // to ¥5,333–7,333, above ¥4,500.
   EXPECT_TRUE(findings_with_id(run(kWorkstation), "band.rent_per_gpu").empty());
   auto above = findings_with_id(run(std::string(kWorkstation) + "licences: [nvidia-ai-enterprise]\n"), "band.rent_per_gpu");
   ASSERT_EQ(above.size(), 1u);
   EXPECT_EQ(above[0].variant, "above");
-  EXPECT_EQ(fact(above[0], "per_gpu"), "¥5,333–7,333/GPU-month");
+  EXPECT_EQ(fact(above[0], "per_gpu"), "¥5,333–7,333");
   // Purchase: the 1-GPU build is ¥101,880 or more, above ¥28,000–40,000 (SPEC §J conflict).
   auto buy = findings_with_id(run(kWorkstation), "band.buy_per_gpu");
   ASSERT_EQ(buy.size(), 1u);

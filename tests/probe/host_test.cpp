@@ -156,7 +156,7 @@ TEST(HostTest, NoPciDirectoryIsAnError) {
   HostFs host(gpuplan::testing::temp_dir());
   auto facts = probe_host(host);
   ASSERT_FALSE(facts.ok());
-  EXPECT_NE(facts.error().message.find("no PCI devices directory"), std::string::npos);
+  EXPECT_EQ(facts.error().message.key, "error.pci.no_devices");
 }
 
 TEST(HostTest, MissingFilesLeaveFactsEmpty) {

@@ -9,11 +9,13 @@
 #include <fstream>
 #include <sstream>
 
+#include "report/messages.h"
 #include "test_support.h"
 
 namespace gpuplan::probe {
 namespace {
 
+using gpuplan::testing::fact_in;
 using gpuplan::testing::source_path;
 
 std::string read_fixture(const std::string& name) {
@@ -25,6 +27,36 @@ std::string read_fixture(const std::string& name) {
 }
 
 bool has(const std::string& text, const std::string& needle) { return text.find(needle) != std::string::npos; }
+
+using CaseFacts = std::vector<std::pair<std::string, std::string>>;
+
+// A malformed input, the line its error names, the message key and the facts it carries.
+struct Case {
+  const char* text;
+  int line;
+  const char* key;
+  CaseFacts facts = {};
+};
+
+template <class Parse>
+void expect_errors(Parse parse, const std::vector<Case>& cases) {
+  for (const Case& c : cases) {
+    auto r = parse(c.text);
+    ASSERT_FALSE(r.ok()) << c.text;
+    EXPECT_EQ(r.error().line, c.line) << c.text;
+    EXPECT_EQ(r.error().message.key, c.key) << c.text << " → " << r.error().str();
+    // Worded in both languages, every placeholder filled.
+    EXPECT_TRUE(report::has_message(c.key)) << c.key;
+    for (report::Lang lang : {report::Lang::kEn, report::Lang::kZh})
+      EXPECT_EQ(report::say(r.error().message, lang).find('{'), std::string::npos)
+          << report::say(r.error().message, lang);
+    for (const auto& [name, value] : c.facts) {
+      const std::string* got = fact_in(r.error().message, name);
+      ASSERT_TRUE(got) << c.text << " → " << r.error().str() << " has no " << name;
+      EXPECT_EQ(*got, value) << c.text << " → " << r.error().str();
+    }
+  }
+}
 
 // --- smartctl --json -----------------------------------------------------------------------------
 
@@ -64,14 +96,15 @@ TEST(ToolsTest, SmartctlMissingCountersStayEmpty) {
 TEST(ToolsTest, SmartctlBrokenJsonNamesTheLine) {
   auto s = parse_smartctl_json("{\n  \"model_name\": \"X\",\n  \"serial_number\": \n}\n");
   ASSERT_FALSE(s.ok());
-  EXPECT_TRUE(has(s.error().message, "line 4")) << s.error().message;
-  EXPECT_TRUE(has(s.error().message, "expected smartctl --json output")) << s.error().message;
+  EXPECT_EQ(s.error().message.key, "error.smart.not_json") << s.error().message;
+  ASSERT_TRUE(fact_in(s.error().message, "why")) << s.error().message;
+  EXPECT_TRUE(has(*fact_in(s.error().message, "why"), "line 4")) << s.error().message;
 }
 
 TEST(ToolsTest, SmartctlTopLevelArrayIsRejected) {
   auto s = parse_smartctl_json("[1, 2]");
   ASSERT_FALSE(s.ok());
-  EXPECT_TRUE(has(s.error().message, "expected a JSON object"));
+  EXPECT_EQ(s.error().message.key, "error.smart.not_object");
 }
 
 TEST(ToolsTest, SmartctlOpenFailureQuotesSmartctl) {
@@ -80,33 +113,41 @@ TEST(ToolsTest, SmartctlOpenFailureQuotesSmartctl) {
       "device": {"name": "/dev/nvme9"}})");
   ASSERT_FALSE(s.ok());
   EXPECT_EQ(s.error().field, "nvme_smart_health_information_log");
-  EXPECT_TRUE(has(s.error().message, "/dev/nvme9 failed: No such device")) << s.error().message;
+  EXPECT_EQ(s.error().message.key, "error.smart.no_health_log_said") << s.error().message;
+  EXPECT_EQ(*fact_in(s.error().message, "said"), "Smartctl open device: /dev/nvme9 failed: No such device");
 }
 
 TEST(ToolsTest, SmartctlWrongTypesNameTheField) {
   auto used = parse_smartctl_json(R"({"nvme_smart_health_information_log": {"percentage_used": "87%"}})");
   ASSERT_FALSE(used.ok());
   EXPECT_EQ(used.error().field, "nvme_smart_health_information_log.percentage_used");
+  EXPECT_EQ(used.error().message.key, "error.json.not_unsigned_got");
+  EXPECT_EQ(*fact_in(used.error().message, "got"), "\"87%\"");
 
   auto negative = parse_smartctl_json(R"({"nvme_smart_health_information_log": {"media_errors": -2}})");
   ASSERT_FALSE(negative.ok());
   EXPECT_EQ(negative.error().field, "nvme_smart_health_information_log.media_errors");
+  EXPECT_EQ(*fact_in(negative.error().message, "got"), "-2");
 
   auto over = parse_smartctl_json(R"({"nvme_smart_health_information_log": {"percentage_used": 300}})");
   ASSERT_FALSE(over.ok());
-  EXPECT_TRUE(has(over.error().message, "0–255"));
+  EXPECT_EQ(over.error().message.key, "error.smart.percentage_range");
+  EXPECT_EQ(*fact_in(over.error().message, "got"), "300");
 
   auto passed = parse_smartctl_json(R"({"nvme_smart_health_information_log": {}, "smart_status": {"passed": 1}})");
   ASSERT_FALSE(passed.ok());
   EXPECT_EQ(passed.error().field, "smart_status.passed");
+  EXPECT_EQ(passed.error().message.key, "error.json.not_bool");
 
   auto model = parse_smartctl_json(R"({"model_name": 7, "nvme_smart_health_information_log": {}})");
   ASSERT_FALSE(model.ok());
   EXPECT_EQ(model.error().field, "model_name");
+  EXPECT_EQ(model.error().message.key, "error.json.not_string");
 
   auto log = parse_smartctl_json(R"({"nvme_smart_health_information_log": [1]})");
   ASSERT_FALSE(log.ok());
   EXPECT_EQ(log.error().field, "nvme_smart_health_information_log");
+  EXPECT_EQ(log.error().message.key, "error.json.not_object");
 }
 
 // --- ibstat --------------------------------------------------------------------------------------
@@ -143,29 +184,28 @@ TEST(ToolsTest, IbstatTwoPortCaGivesTwoPorts) {
 }
 
 TEST(ToolsTest, IbstatErrorsNameTheLine) {
-  struct Case {
-    const char* text;
-    int line;
-    const char* expected;
-  };
-  const Case cases[] = {
-      {"\tPort 1:\n", 1, "expected a CA 'name' line before"},
-      {"\tState: Active\n", 1, "expected a CA 'name' line before"},
-      {"CA 'mlx5_0\n", 1, "expected CA 'name'"},
-      {"CA 'mlx5_0'\n\tgarbage here\n", 2, "expected CA 'name', 'Port N:' or 'Key: value'"},
-      {"CA 'mlx5_0'\n\tPort x:\n", 2, "expected 'Port N:'"},
-      {"CA 'mlx5_0'\n\tPort 0:\n", 2, "expected 'Port N:'"},
-      {"CA 'mlx5_0'\n\tPort 1:\n\t\tRate: fast\n", 3, "expected 'Rate: <Gb/s>'"},
-      {"CA 'mlx5_0'\n\tPort 1:\n\t\tSM lid: none\n", 3, "expected 'SM lid: <number>'"},
-      {"", 0, "at least one CA"},
-      {"CA 'mlx5_0'\n\tCA type: MT4123\n", 0, "at least one CA"},
-  };
-  for (const Case& c : cases) {
-    auto r = parse_ibstat(c.text);
-    ASSERT_FALSE(r.ok()) << c.text;
-    EXPECT_EQ(r.error().line, c.line) << c.text;
-    EXPECT_TRUE(has(r.error().message, c.expected)) << c.text << " → " << r.error().message;
-  }
+  expect_errors(
+      parse_ibstat,
+      {
+          {"\tPort 1:\n", 1, "error.ibstat.ca_first", {{"got", "Port 1:"}}},
+          {"\tState: Active\n", 1, "error.ibstat.ca_first", {{"got", "State: Active"}}},
+          {"CA 'mlx5_0\n", 1, "error.ibstat.bad_ca", {{"got", "CA 'mlx5_0"}}},
+          {"CA 'mlx5_0'\n\tgarbage here\n", 2, "error.ibstat.bad_line", {{"got", "garbage here"}}},
+          {"CA 'mlx5_0'\n\tPort x:\n", 2, "error.ibstat.bad_port", {{"got", "Port x:"}}},
+          {"CA 'mlx5_0'\n\tPort 0:\n", 2, "error.ibstat.bad_port", {{"got", "Port 0:"}}},
+          {"CA 'mlx5_0'\n\tPort 1:\n\t\tRate: fast\n", 3, "error.ibstat.bad_rate", {{"got", "Rate: fast"}}},
+          {"CA 'mlx5_0'\n\tPort 1:\n\t\tSM lid: none\n", 3, "error.ibstat.bad_sm_lid", {{"got", "SM lid: none"}}},
+          {"", 0, "error.ibstat.empty"},
+          {"CA 'mlx5_0'\n\tCA type: MT4123\n", 0, "error.ibstat.empty"},
+      });
+}
+
+TEST(ToolsTest, ALongOffendingLineIsCutShort) {
+  const std::string line = "CA 'mlx5_0'\n\t" + std::string(100, 'z') + "\n";
+  auto r = parse_ibstat(line);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().message.key, "error.ibstat.bad_line");
+  EXPECT_EQ(*fact_in(r.error().message, "got"), std::string(60, 'z') + "…");
 }
 
 // --- nvidia-smi topo -m --------------------------------------------------------------------------
@@ -231,29 +271,35 @@ TEST(ToolsTest, NvlinkConnectionsAreNvAndANumber) {
 }
 
 TEST(ToolsTest, TopoErrorsNameTheLine) {
-  struct Case {
-    const char* text;
-    int line;
-    const char* expected;
-  };
-  const Case cases[] = {
-      {"", 0, "got nothing"},
-      {"\n\tCPU Affinity\tNUMA Affinity\n", 2, "expected a header row of GPU0"},
-      {"\tGPU0\tCPU Affinity\tNIC0\n", 1, "expected no device column after"},
-      {"\tGPU0\tGPU1\nGPU0\t X \tFOO\nGPU1\tFOO\t X \n", 2, "expected X, NV#, PIX, PXB, PHB, NODE or SYS, got 'FOO'"},
-      {"\tGPU0\tGPU1\nGPU0\t X \nGPU1\tNV4\t X \n", 2, "expected 2 connections for GPU0, got 1"},
-      {"\tGPU0\tGPU1\nGPU0\t X \tX\nGPU1\tNV4\t X \n", 2, "'X' marks a device's own column only"},
-      {"\tGPU0\tGPU1\nGPU0\t X \tNV4\n\nLegend:\n", 3, "expected a row for GPU1"},
-      {"\tGPU0\nGPU0\t X \nGPU5\t X \n", 3, "row GPU5 is not in the header"},
-      {"\tGPU0\nGPU0\t X \nmlx5_9\t X \n", 3, "expected a row for one of the header's devices"},
-      {"\tGPU0\tCPU Affinity\nGPU0\t X \t0-7\t0\t1\n", 2, "expected at most 1 values"},
-  };
-  for (const Case& c : cases) {
-    auto r = parse_topo_matrix(c.text);
-    ASSERT_FALSE(r.ok()) << c.text;
-    EXPECT_EQ(r.error().line, c.line) << c.text;
-    EXPECT_TRUE(has(r.error().message, c.expected)) << c.text << " → " << r.error().message;
-  }
+  expect_errors(
+      parse_topo_matrix,
+      {
+          {"", 0, "error.topo.empty"},
+          {"\n\tCPU Affinity\tNUMA Affinity\n",
+           2,
+           "error.topo.no_gpu_header",
+           {{"got", "\tCPU Affinity\tNUMA Affinity"}}},
+          {"\tGPU0\tCPU Affinity\tNIC0\n", 1, "error.topo.column_after", {{"after", "CPU Affinity"}, {"got", "NIC0"}}},
+          {"\tGPU0\tGPU1\nGPU0\t X \tFOO\nGPU1\tFOO\t X \n",
+           2,
+           "error.topo.bad_connection",
+           {{"row", "GPU0"}, {"column", "GPU1"}, {"got", "FOO"}}},
+          {"\tGPU0\tGPU1\nGPU0\t X \nGPU1\tNV4\t X \n",
+           2,
+           "error.topo.connection_count",
+           {{"row", "GPU0"}, {"expected", "2"}, {"got", "1"}}},
+          {"\tGPU0\tGPU1\nGPU0\t X \tX\nGPU1\tNV4\t X \n",
+           2,
+           "error.topo.misplaced_x",
+           {{"row", "GPU0"}, {"column", "GPU1"}}},
+          {"\tGPU0\tGPU1\nGPU0\t X \tNV4\n\nLegend:\n", 3, "error.topo.missing_row", {{"row", "GPU1"}}},
+          {"\tGPU0\nGPU0\t X \nGPU5\t X \n", 3, "error.topo.row_not_in_header", {{"row", "GPU5"}}},
+          {"\tGPU0\nGPU0\t X \nmlx5_9\t X \n", 3, "error.topo.unknown_row", {{"got", "mlx5_9\t X "}}},
+          {"\tGPU0\tCPU Affinity\nGPU0\t X \t0-7\t0\t1\n",
+           2,
+           "error.topo.too_many_values",
+           {{"row", "GPU0"}, {"expected", "1"}, {"got", "3"}}},
+      });
 }
 
 // --- nvidia-smi nvlink --status ------------------------------------------------------------------
@@ -303,26 +349,23 @@ TEST(ToolsTest, NvlinkStatusReadsFractionalSpeeds) {
 }
 
 TEST(ToolsTest, NvlinkStatusErrorsNameTheLine) {
-  struct Case {
-    const char* text;
-    int line;
-    const char* expected;
-  };
-  const Case cases[] = {
-      {"\t Link 0: 25 GB/s\n", 1, "expected 'GPU N: name (UUID: …)' first"},
-      {"GPU 0: A100 (UUID: GPU-a)\n\t Link 2: fast\n", 2, "expected '<speed> GB/s' or '<inactive>'"},
-      {"GPU 0: A100 (UUID: GPU-a)\n\t Link 2: x GB/s\n", 2, "expected a speed in GB/s"},
-      {"GPU 0: A100 (UUID: GPU-a)\n\t Link x: 25 GB/s\n", 2, "expected 'Link N:'"},
-      {"GPU 0: A100 (UUID: GPU-a)\n\t Link 99: 25 GB/s\n", 2, "expected 'Link N:'"},
-      {"GPU 0: A100 (UUID: GPU-a)\n\n\t something else\n", 3, "expected 'Link N: <speed> GB/s'"},
-      {"", 0, "with a 'GPU N:' line"},
-  };
-  for (const Case& c : cases) {
-    auto r = parse_nvlink_status(c.text);
-    ASSERT_FALSE(r.ok()) << c.text;
-    EXPECT_EQ(r.error().line, c.line) << c.text;
-    EXPECT_TRUE(has(r.error().message, c.expected)) << c.text << " → " << r.error().message;
-  }
+  expect_errors(
+      parse_nvlink_status,
+      {
+          {"\t Link 0: 25 GB/s\n", 1, "error.nvlink.gpu_first", {{"got", "Link 0: 25 GB/s"}}},
+          {"GPU 0: A100 (UUID: GPU-a)\n\t Link 2: fast\n", 2, "error.nvlink.bad_value", {{"got", "fast"}}},
+          {"GPU 0: A100 (UUID: GPU-a)\n\t Link 2: x GB/s\n", 2, "error.nvlink.bad_speed", {{"got", "x GB/s"}}},
+          {"GPU 0: A100 (UUID: GPU-a)\n\t Link x: 25 GB/s\n",
+           2,
+           "error.nvlink.bad_index",
+           {{"got", "Link x: 25 GB/s"}}},
+          {"GPU 0: A100 (UUID: GPU-a)\n\t Link 99: 25 GB/s\n",
+           2,
+           "error.nvlink.bad_index",
+           {{"got", "Link 99: 25 GB/s"}}},
+          {"GPU 0: A100 (UUID: GPU-a)\n\n\t something else\n", 3, "error.nvlink.bad_line", {{"got", "something else"}}},
+          {"", 0, "error.nvlink.empty"},
+      });
 }
 
 }  // namespace

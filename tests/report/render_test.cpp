@@ -84,18 +84,17 @@ TEST(RenderTest, TextTableRightAlignsNumberColumnUnderCjkRows) {
 // --- Messages -------------------------------------------------------------------------------
 
 TEST(RenderTest, LocalizeFillsFactsInEnglishAndChinese) {
-  Finding f;
-  f.id = "audit.service_terms";
-  f.severity = Severity::kFail;
-  f.fact("missing", "MTTR, penalty");
-  LocalizedFinding en = localize(f, Lang::kEn);
-  EXPECT_EQ(en.title, "Service terms without numbers");
-  EXPECT_EQ(en.detail,
-            "The service terms give no MTTR, penalty: write response time, time to repair (MTTR) and the penalty for "
-            "missing them as numbers.");
-  LocalizedFinding zh = localize(f, Lang::kZh);
-  EXPECT_EQ(zh.title, "服务条款缺少量化指标");
-  EXPECT_EQ(zh.detail, "服务条款缺少 MTTR, penalty：响应时间、修复时间（MTTR）和违约赔偿都应写成数字。");
+  Finding f = make_finding("audit.service_terms", Severity::kFail, "", "S1 §3");
+  f.fact("missing", "MTTR-X");
+  const MessageText* m = find_message("audit.service_terms");
+  ASSERT_TRUE(m);
+  for (Lang lang : {Lang::kEn, Lang::kZh}) {
+    LocalizedFinding l = localize(f, lang);
+    EXPECT_EQ(l.title, lang == Lang::kZh ? m->zh_title : m->en_title);
+    EXPECT_NE(l.detail.find("MTTR-X"), std::string::npos) << l.detail;  // the fact, in its place
+    EXPECT_EQ(l.detail.find("{missing}"), std::string::npos) << l.detail;
+  }
+  EXPECT_NE(localize(f, Lang::kEn).detail, localize(f, Lang::kZh).detail);
 }
 
 TEST(RenderTest, LocalizePicksTheVariantsMessage) {
@@ -104,17 +103,21 @@ TEST(RenderTest, LocalizePicksTheVariantsMessage) {
   f.variant = "near";
   f.fact("servers", "1").fact("load", "3,486 W").fact("amps", "16").fact("volts", "220");
   f.fact("capacity", "3,520 W").fact("continuous", "2,816 W").fact("fraction", "80%");
-  LocalizedFinding en = localize(f, Lang::kEn);
-  EXPECT_EQ(en.title, "Rack circuit above its continuous-load limit");
-  EXPECT_EQ(en.detail,
-            "1 server(s) draw 3,486 W at full load; the 16 A / 220 V circuit carries 3,520 W, but only 2,816 W (80%) "
-            "for continuous load.");
+  // The variant's own title and words ("power.rack/near"), not the id's or another variant's.
+  const MessageText* near = find_message("power.rack/near");
+  ASSERT_TRUE(near);
+  for (Lang lang : {Lang::kEn, Lang::kZh}) {
+    LocalizedFinding l = localize(f, lang);
+    EXPECT_EQ(l.title, lang == Lang::kZh ? near->zh_title : near->en_title);
+    EXPECT_EQ(l.detail, say("power.rack/near", lang, f.facts));
+    EXPECT_NE(l.detail.find("2,816 W"), std::string::npos) << l.detail;
+  }
 }
 
 TEST(RenderTest, FillLeavesAnUnknownPlaceholderVisible) {
-  Finding f;
-  f.fact("a", "1");
-  EXPECT_EQ(fill("{a} and {b}", f), "1 and {b}");
+  Phrase p;
+  p.fact("a", "1");
+  EXPECT_EQ(fill("{a} and {b}", p.facts, Lang::kEn), "1 and {b}");
 }
 
 TEST(RenderTest, EveryFindingTheCodeEmitsHasAMessage) {

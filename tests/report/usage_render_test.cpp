@@ -43,6 +43,40 @@ std::string repeat(std::string_view s, int n) {
 
 using Row = std::array<std::optional<double>, 24>;
 
+using gpuplan::testing::en;
+using gpuplan::testing::zh;
+
+// A table row's cells: columns are two or more spaces apart.
+std::vector<std::string> cells(const std::string& line) {
+  std::vector<std::string> out;
+  size_t at = line.find_first_not_of(' ');
+  while (at != std::string::npos) {
+    size_t end = line.find("  ", at);
+    out.push_back(line.substr(at, end == std::string::npos ? std::string::npos : end - at));
+    at = end == std::string::npos ? end : line.find_first_not_of(' ', end);
+  }
+  return out;
+}
+
+// The cells of the first line of `text` that starts with `first_cell` and two spaces.
+std::vector<std::string> row_of(const std::string& text, const std::string& first_cell) {
+  size_t at = text.find("\n" + first_cell + "  ");
+  if (at == std::string::npos) return {};
+  return cells(text.substr(at + 1, text.find('\n', at + 1) - at - 1));
+}
+
+// The pattern and cost answer's why lines of the hand-made result below: the busiest
+// weekday-hour at 95% against a mean of 24.2% (3.9×); a GPU beyond none owned busy 16.7%.
+Phrase pattern_why() {
+  return Phrase("usage.why.peaks").fact("peak", "95").fact("mean", "24").fact("ratio", "3.9").fact("limit", "1.5");
+}
+Phrase cost_why() {
+  return Phrase("usage.why.beyond_owned").fact("owned", "0").fact("share", "16.7%");
+}
+Phrase truncated() {
+  return Phrase("skip.truncated");
+}
+
 // The nightly peak: 10% from 00:00 to 19:00, 95% from 20:00 to 23:00.
 Row nightly_peak() {
   Row row;
@@ -67,15 +101,15 @@ UsageResult nightly() {
   r.bins = {{"0-20", 5.0 / 6}, {"20-40", 0}, {"40-60", 0}, {"60-80", 0}, {"80-100", 1.0 / 6}};
   for (int h = 0; h < 48; ++h) r.demand.push_back(h % 24 >= 20 ? 2 : 0);
   r.first_hour = 476256;
-  r.pattern = {"hybrid", {"16.7% of GPU-hours at 80–100%, 83.3% below 20%: peaks"}};
+  r.pattern = {"hybrid", {pattern_why()}};
   tco::TcoResult costs;
   costs.strategies = {{"buy", 780000, 780000.0 / 16, {}, {}}, {"rent_hourly", 204.8, 12.8, {}, {}}};
   r.costs = costs;
   r.recommendation = "rent_hourly";
   r.owned_gpus = 0;
-  r.recommendation_why = {"each owned GPU would be busy 16.7% of hours, below the break-even"};
+  r.recommendation_why = {cost_why()};
   r.stats.skipped_count = 13;
-  for (int i = 0; i < 12; ++i) r.stats.skipped.push_back({"smi.csv", 100 + i, "truncated line"});
+  for (int i = 0; i < 12; ++i) r.stats.skipped.push_back({"smi.csv", 100 + i, Phrase("skip.truncated")});
   return r;
 }
 
@@ -113,16 +147,16 @@ TEST(UsageRenderTest, JsonCarriesTheValuesUnrounded) {
   EXPECT_EQ(j["bins"]["0-20"].get<double>(), 5.0 / 6);
   EXPECT_EQ(j["bins"]["80-100"].get<double>(), 1.0 / 6);
   EXPECT_EQ(j["pattern"]["verdict"], "hybrid");
-  EXPECT_EQ(j["pattern"]["why"], json({"16.7% of GPU-hours at 80–100%, 83.3% below 20%: peaks"}));
+  EXPECT_EQ(j["pattern"]["why"], json({en(pattern_why())}));
   EXPECT_EQ(j["recommendation"]["strategy"], "rent_hourly");
   EXPECT_EQ(j["recommendation"]["owned_gpus"], 0);
-  EXPECT_EQ(j["recommendation"]["why"].size(), 1u);
+  EXPECT_EQ(j["recommendation"]["why"], json({en(cost_why())}));
   ASSERT_EQ(j["strategies"].size(), 2u);
   EXPECT_EQ(j["strategies"][0]["id"], "buy");
   EXPECT_EQ(j["strategies"][0]["per_used_gpu_hour"].get<double>(), 780000.0 / 16);
   EXPECT_EQ(j["strategies"][1]["total"].get<double>(), 204.8);
   ASSERT_EQ(j["skipped"].size(), 12u);
-  EXPECT_EQ(j["skipped"][0], json({{"file", "smi.csv"}, {"line", 100}, {"reason", "truncated line"}}));
+  EXPECT_EQ(j["skipped"][0], json({{"file", "smi.csv"}, {"line", 100}, {"reason", en(truncated())}}));
   EXPECT_EQ(j["skipped_count"], 13);
   EXPECT_EQ(j["gpu_names"], json({"node1/0", "node1/1"}));
   EXPECT_EQ(j["gpu_mean_util"][1].get<double>(), 580.0 / 24);
@@ -130,6 +164,16 @@ TEST(UsageRenderTest, JsonCarriesTheValuesUnrounded) {
   ASSERT_EQ(j["demand"]["busy_gpus"].size(), 48u);
   EXPECT_EQ(j["demand"]["busy_gpus"][19], 0.0);
   EXPECT_EQ(j["demand"]["busy_gpus"][20], 2.0);
+}
+
+TEST(UsageRenderTest, JsonWordsFollowTheLanguageAndIdsDoNot) {
+  const json j = usage_json(nightly(), Lang::kZh);
+  EXPECT_EQ(j["heatmap"]["by_weekday"]["rows"], json({"Wed", "Thu"}));  // ids in every language
+  EXPECT_EQ(j["pattern"]["verdict"], "hybrid");
+  EXPECT_EQ(j["pattern"]["why"], json({zh(pattern_why())}));
+  EXPECT_EQ(j["recommendation"]["why"], json({zh(cost_why())}));
+  EXPECT_EQ(j["skipped"][0]["reason"], zh(truncated()));
+  EXPECT_NE(zh(pattern_why()), en(pattern_why()));
 }
 
 TEST(UsageRenderTest, JsonStrategiesAreAnEmptyArrayWithoutCosts) {
@@ -199,32 +243,52 @@ TEST(UsageRenderTest, TerminalHeatmapWithColourUsesThe256ColourRamp) {
 
 TEST(UsageRenderTest, TableShowsSummaryHeatmapsPatternAndCosts) {
   const std::string out = render_usage(nightly(), Format::kTable, Style{});
-  EXPECT_EQ(out.rfind("GPU usage\n48 hours (2024-05-01 00:00 – 2024-05-02 23:00) · 2 GPUs · 13 lines skipped\n", 0), 0u)
+  const std::string period = en(Phrase("usage_period").fact("from", "2024-05-01 00:00").fact("to", "2024-05-02 23:00"));
+  EXPECT_EQ(out.rfind(en("usage_title") + "\n" +
+                          en(Phrase("usage_summary")
+                                 .fact("hours", "48")
+                                 .fact("period", period)
+                                 .fact("gpus", "2")
+                                 .fact("skipped", "13")) +
+                          "\n",
+                      0),
+            0u)
       << out;
-  EXPECT_NE(out.find("busy GPUs per hour: mean 0.3, peak 2\n"), std::string::npos);  // 16 / 48
+  EXPECT_NE(out.find(en(Phrase("usage_demand_summary").fact("mean", "0.3").fact("peak", "2")) + "\n"),
+            std::string::npos);  // 16 / 48
   // The weekday map comes first, then the day map, each row indented under its heading.
-  const size_t weekday = out.find("\nWeekday × hour: mean utilization\n");
-  const size_t day = out.find("\nDay × hour: mean utilization\n");
+  const size_t weekday = out.find("\n" + en("usage_by_weekday") + "\n");
+  const size_t day = out.find("\n" + en("usage_by_day") + "\n");
   ASSERT_NE(weekday, std::string::npos);
   ASSERT_NE(day, std::string::npos);
   EXPECT_LT(weekday, day);
-  EXPECT_NE(out.find("\n  Wed  " + std::string(20, ' ') + "████\n"), std::string::npos);
+  EXPECT_NE(out.find("\n  " + en("tco.weekday.wed") + "  " + std::string(20, ' ') + "████\n"), std::string::npos);
   EXPECT_NE(out.find("\n  2024-05-02  " + std::string(5, ' ') + "·" + std::string(14, ' ') + "████\n"),
             std::string::npos);
   EXPECT_NE(out.find("'░' 20–40%"), std::string::npos);  // the legend
   // Bins and per-GPU means as bars: 5/6 of 30 cells = 25 cells; 24.17% of 30 = 7.25 → 7¼.
   EXPECT_NE(out.find("\n0-20%        83.3%  " + repeat("█", 25) + "\n"), std::string::npos) << out;
   EXPECT_NE(out.find("\nnode1/0             24.2%  " + repeat("█", 7) + "▎\n"), std::string::npos) << out;
-  EXPECT_NE(out.find("\n  Verdict: hybrid\n  • 16.7% of GPU-hours"), std::string::npos);
-  EXPECT_NE(out.find("\n  rent_hourly — Rent on demand; own 0 GPUs\n  • each owned GPU"), std::string::npos);
-  EXPECT_NE(out.find("\nrent_hourly  Rent on demand      ¥205             ¥12.80  ← cheapest\n"), std::string::npos)
+  EXPECT_NE(out.find("\n  " + en(Phrase("usage.report.verdict").fact("verdict", "hybrid")) + "\n  • " +
+                     en(pattern_why()) + "\n"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("\n  rent_hourly — " + en("tco_s_rent_hourly") + en(Phrase("usage_own").fact("n", "0")) +
+                     "\n  • " + en(cost_why()) + "\n"),
+            std::string::npos)
+      << out;
+  EXPECT_EQ(row_of(out, "rent_hourly"), (std::vector<std::string>{"rent_hourly", en("tco_s_rent_hourly"), "¥205",
+                                                                  "¥12.80", "← " + en("tco_cheapest")}))
       << out;
 }
 
 TEST(UsageRenderTest, TableListsTheFirstSkippedLinesAndCountsTheRest) {
   const std::string out = render_usage(nightly(), Format::kTable, Style{});
-  EXPECT_NE(out.find("\nSkipped lines\n  smi.csv:100: truncated line\n"), std::string::npos);
-  EXPECT_NE(out.find("  smi.csv:109: truncated line\n  … 3 more\n"), std::string::npos) << out;
+  EXPECT_NE(out.find("\n" + en("usage_skipped") + "\n  smi.csv:100: " + en(truncated()) + "\n"), std::string::npos)
+      << out;
+  EXPECT_NE(out.find("  smi.csv:109: " + en(truncated()) + "\n  " + en(Phrase("usage_more").fact("n", "3")) + "\n"),
+            std::string::npos)
+      << out;
   EXPECT_EQ(out.find("smi.csv:110"), std::string::npos);
 }
 
@@ -233,7 +297,10 @@ TEST(UsageRenderTest, TableSaysNoneSkippedAndNamesDuplicates) {
   r.stats = {};
   r.stats.duplicates = 4;
   const std::string out = render_usage(r, Format::kTable, Style{});
-  EXPECT_NE(out.find("\nSkipped lines\n  none\n  4 duplicate samples ignored\n"), std::string::npos) << out;
+  EXPECT_NE(out.find("\n" + en("usage_skipped") + "\n  " + en("tco_none") + "\n  " +
+                     en(Phrase("usage_duplicates").fact("n", "4")) + "\n"),
+            std::string::npos)
+      << out;
 }
 
 TEST(UsageRenderTest, TableWithoutCostsSaysSo) {
@@ -242,22 +309,31 @@ TEST(UsageRenderTest, TableWithoutCostsSaysSo) {
   r.recommendation.clear();
   r.recommendation_why.clear();
   const std::string out = render_usage(r, Format::kTable, Style{});
-  EXPECT_NE(out.find("\nCost-optimal strategy on this profile\n  not computed: no prices for this profile\n"),
-            std::string::npos)
-      << out;
+  EXPECT_NE(out.find("\n" + en("usage_cost") + "\n  " + en("usage_no_costs") + "\n"), std::string::npos) << out;
 }
 
 TEST(UsageRenderTest, TableInChinese) {
   const std::string out = render_usage(nightly(), Format::kTable, Style{Lang::kZh, false});
-  EXPECT_EQ(out.rfind("GPU 使用情况\n48 小时", 0), 0u) << out;
-  EXPECT_NE(out.find("结论: 混合 (hybrid)"), std::string::npos);
-  EXPECT_NE(out.find("\n跳过的行\n"), std::string::npos);
-  EXPECT_NE(out.find("… 另有 3 行"), std::string::npos);
+  EXPECT_EQ(out.rfind(zh("usage_title") + "\n", 0), 0u) << out;
+  const std::string verdict =
+      zh(Phrase("usage.verdict_named").fact("name", zh("usage.verdict.hybrid")).fact("verdict", "hybrid"));
+  EXPECT_NE(verdict.find("hybrid"), std::string::npos);  // the id beside its words
+  EXPECT_NE(out.find("\n  " + zh(Phrase("usage.report.verdict").fact("verdict", verdict)) + "\n"), std::string::npos)
+      << out;
+  EXPECT_NE(out.find("\n" + zh("usage_skipped") + "\n"), std::string::npos);
+  EXPECT_NE(out.find(zh(Phrase("usage_more").fact("n", "3"))), std::string::npos);
+  // The weekday rows, the why lines and the skipped lines' reasons in Chinese.
+  EXPECT_NE(out.find("\n  " + zh("tco.weekday.wed") + "  "), std::string::npos) << out;
+  EXPECT_EQ(out.find("\n  Wed  "), std::string::npos) << out;
+  for (const Phrase& p : {pattern_why(), cost_why(), truncated()}) {
+    EXPECT_NE(out.find(zh(p)), std::string::npos) << zh(p);
+    EXPECT_EQ(out.find(en(p)), std::string::npos) << en(p);
+  }
 }
 
 TEST(UsageRenderTest, TableWithColourColoursHeatmapAndHeadings) {
   const std::string out = render_usage(nightly(), Format::kTable, Style{Lang::kEn, true});
-  EXPECT_NE(out.find("\x1b[1mGPU usage\x1b[0m"), std::string::npos);
+  EXPECT_NE(out.find("\x1b[1m" + en("usage_title") + "\x1b[0m"), std::string::npos);
   EXPECT_NE(out.find("\x1b[38;5;196;48;5;196m████\x1b[0m"), std::string::npos);
 }
 
@@ -276,7 +352,7 @@ TEST(UsageRenderTest, LongPeriodsShowTheDayMapAsWeeklyMeans) {
   EXPECT_NE(out.find("\n  2024-05-01–05-07  " + repeat("░", 24) + "\n"), std::string::npos) << out;
   EXPECT_NE(out.find("\n  2024-06-26–06-29  "), std::string::npos);  // days 56–59
   EXPECT_EQ(out.find("\n  2024-05-02  "), std::string::npos);
-  EXPECT_NE(out.find("60 days: each row is the mean of 7 days; --format html draws every day"), std::string::npos);
+  EXPECT_NE(out.find(en(Phrase("usage_grouped_days").fact("days", "60").fact("n", "7"))), std::string::npos);
   // HTML draws every day: 60 × 24 cells + the background + 11 legend rects, plus the weekday map.
   const std::string html = render_usage(r, Format::kHtml, Style{});
   EXPECT_EQ(count_of(html, "<rect"), 60u * 24 + 12 + 47 + 12);
@@ -286,18 +362,23 @@ TEST(UsageRenderTest, LongPeriodsShowTheDayMapAsWeeklyMeans) {
 
 TEST(UsageRenderTest, MarkdownHasSectionsAndHeatmapsAsCodeBlocks) {
   const std::string out = render_usage(nightly(), Format::kMarkdown, Style{Lang::kEn, true});
-  EXPECT_EQ(out.rfind("# GPU usage\n", 0), 0u);
-  for (const char* h : {"## Weekday × hour: mean utilization", "## Day × hour: mean utilization",
-                        "## Share of GPU-hours by utilization", "## Mean utilization per GPU",
-                        "## Pattern (rule of thumb)", "## Cost-optimal strategy on this profile", "## Skipped lines"})
-    EXPECT_NE(out.find(std::string("\n") + h + "\n"), std::string::npos) << h;
+  EXPECT_EQ(out.rfind("# " + en("usage_title") + "\n", 0), 0u);
+  for (const char* key : {"usage_by_weekday", "usage_by_day", "usage_bins", "usage_per_gpu", "usage_pattern",
+                          "usage_cost", "usage_skipped"})
+    EXPECT_NE(out.find("\n## " + en(key) + "\n"), std::string::npos) << key;
   EXPECT_EQ(count_of(out, "```text\n"), 3u);  // two heatmaps and the skipped lines
   EXPECT_NE(out.find("```text\n" + std::string(12, ' ') + "0  3  6"), std::string::npos);
-  EXPECT_NE(out.find("| **rent_hourly** | **Rent on demand** |"), std::string::npos);
-  EXPECT_NE(out.find("\n- 16.7% of GPU-hours"), std::string::npos);
-  EXPECT_NE(out.find("\n## Skipped lines\n\n```text\nsmi.csv:100: truncated line\n"), std::string::npos) << out;
-  EXPECT_NE(out.find("smi.csv:109: truncated line\n… 3 more\n```\n"), std::string::npos);
-  EXPECT_NE(out.find("\n## Pattern (rule of thumb)\n\nVerdict: hybrid  \n\n- 16.7%"), std::string::npos);
+  EXPECT_NE(out.find("| **rent_hourly** | **" + en("tco_s_rent_hourly") + "** |"), std::string::npos);
+  EXPECT_NE(out.find("\n- " + en(pattern_why()) + "\n"), std::string::npos);
+  EXPECT_NE(out.find("\n## " + en("usage_skipped") + "\n\n```text\nsmi.csv:100: " + en(truncated()) + "\n"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("smi.csv:109: " + en(truncated()) + "\n" + en(Phrase("usage_more").fact("n", "3")) + "\n```\n"),
+            std::string::npos);
+  EXPECT_NE(out.find("\n## " + en("usage_pattern") + "\n\n" +
+                     en(Phrase("usage.report.verdict").fact("verdict", "hybrid")) + "  \n\n- " + en(pattern_why())),
+            std::string::npos)
+      << out;
   EXPECT_EQ(out.find("\x1b["), std::string::npos);
 }
 
@@ -309,7 +390,7 @@ TEST(UsageRenderTest, HtmlIsOneSelfContainedPage) {
   EXPECT_EQ(out.find("\x1b["), std::string::npos);  // colour is for terminals
   EXPECT_NE(out.find("<tr class=\"strong\"><td>rent_hourly</td>"), std::string::npos);
   EXPECT_NE(out.find("<td class=\"bar\"><span style=\"width:83.3%\"></span></td>"), std::string::npos);
-  EXPECT_NE(out.find("<p>smi.csv:100: truncated line</p>"), std::string::npos);
+  EXPECT_NE(out.find("<p>smi.csv:100: " + en(truncated()) + "</p>"), std::string::npos);
   EXPECT_NE(out.rfind("</html>\n"), std::string::npos);
 }
 
@@ -317,7 +398,7 @@ TEST(UsageRenderTest, HtmlEscapesText) {
   UsageResult r = nightly();
   r.gpu_names[0] = "<gpu&>";
   r.by_weekday.rows[0] = "<Wed>";
-  r.pattern.why = {"\"quoted\" & 'single'"};
+  r.pattern.why = {Phrase("\"quoted\" & 'single'")};  // a key without words is shown as it is
   r.stats.skipped[0].file = "<a.csv>";
   const std::string out = render_usage(r, Format::kHtml, Style{});
   EXPECT_EQ(out.find("<gpu&>"), std::string::npos);
@@ -330,8 +411,19 @@ TEST(UsageRenderTest, HtmlEscapesText) {
 TEST(UsageRenderTest, HtmlInChinese) {
   const std::string out = render_usage(nightly(), Format::kHtml, Style{Lang::kZh, false});
   EXPECT_NE(out.find("<html lang=\"zh-CN\">"), std::string::npos);
-  EXPECT_NE(out.find("<h2>星期 × 小时：平均利用率</h2>"), std::string::npos);
-  EXPECT_NE(out.find(">无数据</text>"), std::string::npos);  // the heatmap legend too
+  EXPECT_NE(out.find("<h2>" + zh("usage_by_weekday") + "</h2>"), std::string::npos);
+  EXPECT_NE(out.find(">" + zh("usage_no_data") + "</text>"), std::string::npos);  // the heatmap legend too
+  // The weekday map's row labels and tooltips are in Chinese; the day map's dates stay dates.
+  EXPECT_NE(out.find(">" + zh("tco.weekday.wed") + "</text>"), std::string::npos);
+  EXPECT_NE(out.find("<title>" +
+                     zh(Phrase("usage.chart.cell")
+                            .fact("row", zh("tco.weekday.thu"))
+                            .fact("hour", "20:00")
+                            .fact("value", "95.0%")) +
+                     "</title>"),
+            std::string::npos);
+  EXPECT_EQ(out.find(">Wed</text>"), std::string::npos);
+  EXPECT_NE(out.find(">2024-05-01</text>"), std::string::npos);
 }
 
 // --- SVG heatmap ----------------------------------------------------------------------------
@@ -346,9 +438,15 @@ TEST(UsageRenderTest, SvgHasOneRectPerCellWithDataPlusBackgroundAndLegend) {
   EXPECT_EQ(count_of(svg, "<rect class=\"legend\""), 11u);
   EXPECT_NE(svg.find("<title>Day × hour</title>"), std::string::npos);
   for (const char* label : {">0</text>", ">12</text>", ">23</text>", ">2024-05-01</text>", ">2024-05-02</text>",
-                            ">0%</text>", ">100%</text>", ">no data</text>", ">hour of day</text>"})
+                            ">0%</text>", ">100%</text>"})
     EXPECT_NE(svg.find(label), std::string::npos) << label;
-  EXPECT_NE(svg.find("<title>2024-05-01 20:00: 95.0%</title>"), std::string::npos);
+  for (const char* key : {"usage_no_data", "usage_hour_of_day"})
+    EXPECT_NE(svg.find(">" + en(key) + "</text>"), std::string::npos) << key;
+  EXPECT_NE(
+      svg.find("<title>" +
+               en(Phrase("usage.chart.cell").fact("row", "2024-05-01").fact("hour", "20:00").fact("value", "95.0%")) +
+               "</title>"),
+      std::string::npos);
   EXPECT_EQ(svg.find("2024-05-02 05:00"), std::string::npos);  // no data, no cell
   EXPECT_EQ(svg.find("<script"), std::string::npos);
   EXPECT_EQ(svg.find("url("), std::string::npos);
@@ -358,8 +456,11 @@ TEST(UsageRenderTest, SvgRampRunsFromWhiteToRed) {
   Row row;
   row[0] = 0, row[1] = 100;
   const std::string svg = svg_heatmap({{"Mon"}, {row}}, "t");
-  EXPECT_NE(svg.find("fill=\"#f7fbff\"><title>Mon 00:00: 0.0%"), std::string::npos) << svg;
-  EXPECT_NE(svg.find("fill=\"#cb181d\"><title>Mon 01:00: 100.0%"), std::string::npos);
+  auto cell = [](const char* hour, const char* value) {
+    return en(Phrase("usage.chart.cell").fact("row", "Mon").fact("hour", hour).fact("value", value));
+  };
+  EXPECT_NE(svg.find("fill=\"#f7fbff\"><title>" + cell("00:00", "0.0%")), std::string::npos) << svg;
+  EXPECT_NE(svg.find("fill=\"#cb181d\"><title>" + cell("01:00", "100.0%")), std::string::npos);
 }
 
 TEST(UsageRenderTest, SvgThinsRowLabelsForManyRows) {
@@ -388,7 +489,7 @@ TEST(UsageRenderTest, SvgWithoutTitleStartsAtTheHourLabels) {
 TEST(UsageRenderTest, SvgWithoutRowsSaysNoData) {
   const std::string svg = svg_heatmap({}, "<empty>");
   EXPECT_EQ(svg.find("<rect"), std::string::npos);
-  EXPECT_NE(svg.find(">no data</text>"), std::string::npos);
+  EXPECT_NE(svg.find(">" + en("usage_no_data") + "</text>"), std::string::npos);
   EXPECT_NE(svg.find("&lt;empty&gt;"), std::string::npos);
 }
 

@@ -6,12 +6,14 @@
 
 #include "plan/config.h"
 #include "plan/quote.h"
+#include "report/messages.h"
 #include "test_support.h"
 
 namespace gpuplan::tco {
 namespace {
 
 using gpuplan::testing::default_catalog;
+using gpuplan::testing::fact_in;
 using gpuplan::testing::source_path;
 using gpuplan::testing::temp_dir;
 using gpuplan::testing::write_file;
@@ -52,6 +54,19 @@ double total(const std::vector<double>& v) {
   return std::accumulate(v.begin(), v.end(), 0.0);
 }
 
+// The value of fact `key` in `p` (or a phrase nested in it), "" when there is none.
+std::string fact(const Phrase& p, const std::string& key) {
+  const std::string* v = fact_in(p, key);
+  return v ? *v : std::string();
+}
+
+// What an error says: its message key and the facts that fill it, in both languages.
+void expect_message(const Error& e, const std::string& key, std::vector<std::pair<std::string, std::string>> facts) {
+  EXPECT_EQ(e.message.key, key) << e.str();
+  for (const auto& [k, v] : facts) EXPECT_EQ(fact(e.message, k), v) << k << " in " << e.str();
+  EXPECT_TRUE(report::has_message(key)) << key;
+}
+
 const Investment& investment(const Scenario& s, const std::string& id) {
   for (const auto& i : s.investments)
     if (i.id == id) return i;
@@ -79,7 +94,10 @@ TEST(ScenarioTest, DualA100ExampleIsHalfOfTwoGpusEveryHourFor26280Hours) {
   EXPECT_EQ(*s.rent.on_demand_gpu_hour, Range::point(12.8));
   EXPECT_FALSE(s.rent.monthly_gpu);
   EXPECT_FALSE(s.rent.spot_gpu_hour);
-  EXPECT_NE(s.demand_description.find("50%"), std::string::npos) << s.demand_description;
+  EXPECT_EQ(s.demand_description.key, "tco.demand.utilization");
+  EXPECT_EQ(fact(s.demand_description, "share"), "50");
+  EXPECT_EQ(fact(s.demand_description, "gpus"), "2");
+  EXPECT_EQ(fact(s.demand_description, "busy"), "1");
 }
 
 TEST(ScenarioTest, BurstExampleIsEightGpusAllMondayAndTuesday) {
@@ -110,7 +128,12 @@ TEST(ScenarioTest, NightlyExamplePricesTheQuoteAndRepeatsTheWeek) {
   EXPECT_EQ(s.demand[26279], 8);     // the last hour is 23:00 (26,280 = 1,095 whole days)
   // Each day 20 h × 4 + 4 h × 8 = 112 GPU-hours; 1,095 days → 122,640.
   EXPECT_DOUBLE_EQ(total(s.demand), 122640);
-  EXPECT_NE(s.demand_description.find("repeated"), std::string::npos) << s.demand_description;
+  // The week's 168 hours repeated over 26,280: 156.43 times.
+  EXPECT_EQ(s.demand_description.key, "tco.demand.file_repeated");
+  EXPECT_EQ(fact(s.demand_description, "file"), "demand-nightly-peak.csv");
+  EXPECT_EQ(fact(s.demand_description, "rows"), "168");
+  EXPECT_EQ(fact(s.demand_description, "hours"), "26,280");
+  EXPECT_EQ(fact(s.demand_description, "times"), "156.43");
 
   // The owned side is exactly `gpuplan quote examples/a100-8gpu-training.yaml`.
   auto input = plan::read_config_file(source_path("examples/a100-8gpu-training.yaml"));
@@ -217,7 +240,7 @@ TEST(ScenarioTest, TerabytesWithoutUnitsAreAnError) {
   EXPECT_EQ(e.file, "s.yaml");
   EXPECT_EQ(e.line, 6);
   EXPECT_EQ(e.field, "transfer.egress_per_month");
-  EXPECT_NE(e.message.find("units"), std::string::npos) << e.str();
+  expect_message(e, "error.scenario.ambiguous_units", {{"text", "100 TB"}});
   // GB needs no units: it is the same either way.
   EXPECT_EQ(parse_ok("horizon: 36 months\n" + kOwned + kRent + kDemand + "transfer: {egress_per_month: 500 GB}\n")
                 .transfer.gb_out_per_month,
@@ -266,7 +289,9 @@ TEST(ScenarioTest, UnknownCloudOfferSuggestsTheNearest) {
       parse_error("horizon: 36 months\n" + kOwned + kDemand + "rent:\n  cloud_offer: aliyun-ecs-gn7e-c16g1-4xlarg\n");
   EXPECT_EQ(e.line, 5);
   EXPECT_EQ(e.field, "rent.cloud_offer");
-  EXPECT_NE(e.message.find("did you mean 'aliyun-ecs-gn7e-c16g1-4xlarge'"), std::string::npos) << e.str();
+  expect_message(
+      e, "error.unknown_id",
+      {{"kind", "cloud_offer"}, {"id", "aliyun-ecs-gn7e-c16g1-4xlarg"}, {"nearest", "aliyun-ecs-gn7e-c16g1-4xlarge"}});
 }
 
 // --- Investments (SPEC E5, §J) ----------------------------------------------------------------
@@ -282,9 +307,15 @@ TEST(ScenarioTest, LiquidCoolingSavesItsPueDifferenceOnTheItLoad) {
   EXPECT_EQ(i.upfront, Range::point(38000));  // catalog cooling-air-to-liquid, no installation
   EXPECT_EQ(i.cost_monthly, Range{});
   bool has_pue = false;
-  for (const auto& [name, value] : i.basis)
-    if (name == "pue") has_pue = value == "1.45 → 1.08";
+  for (const auto& b : i.basis)
+    if (b.id == "pue") has_pue = b.value == Phrase("tco.value.change").fact("before", "1.45").fact("after", "1.08");
   EXPECT_TRUE(has_pue);
+  // Every basis figure has a label in the table; the catalog's cost names its entry.
+  for (const auto& b : i.basis) EXPECT_TRUE(report::has_message("tco.basis." + b.id)) << b.id;
+  ASSERT_FALSE(i.basis.empty());
+  EXPECT_EQ(i.basis[0].id, "cost");
+  EXPECT_EQ(i.basis[0].value,
+            Phrase("tco.value.from_catalog").fact("value", "¥38,000").fact("id", "cooling-air-to-liquid"));
   // Defaults: PUE 1.45 → 1.08 (pue.air, pue.liquid) and ¥0.8/kWh (the owned electricity).
   Scenario d = parse_ok("horizon: 36 months\n" + kOwned + kRent + kDemand +
                         "investments: {liquid_cooling: {it_load_kw: 1.5, install_cost: 18000}}\n");
@@ -340,6 +371,10 @@ TEST(ScenarioTest, InvestmentFiguresOnlyTheUserKnowsAreRequired) {
   EXPECT_EQ(missing("premium_support: {}"), "investments.premium_support.downtime_cost_per_hour");
   EXPECT_EQ(missing("ai_enterprise: {gpus: 8}"), "investments.ai_enterprise.benefit_per_month");
   EXPECT_EQ(missing("liquid: {}"), "investments.liquid");
+  // What is missing is said as a phrase of its own.
+  Error e = parse_error("horizon: 36 months\n" + kOwned + kRent + kDemand + "investments:\n  liquid_cooling: {}\n");
+  EXPECT_EQ(e.message,
+            Phrase("error.scenario.missing_figure").fact("what", {Phrase("error.scenario.figure.it_load_kw")}));
 }
 
 // --- Demand -----------------------------------------------------------------------------------
@@ -355,6 +390,25 @@ TEST(ScenarioTest, WeeklyEntriesAddUp) {
   EXPECT_EQ(s.demand[5 * 24], 0);       // Saturday
   // 5 days × 24 h × 2 + 4 h × 6 = 264 GPU-hours a week, two weeks.
   EXPECT_DOUBLE_EQ(total(s.demand), 528);
+  // The description lists each entry with its weekdays, then the GPU-hours a week.
+  EXPECT_EQ(s.demand_description.key, "tco.demand.weekly");
+  EXPECT_EQ(fact(s.demand_description, "per_week"), "264");
+  const Phrase first =
+      Phrase("tco.demand.weekly_entry")
+          .fact("gpus", "2")
+          .fact("days", {Phrase("tco.weekday.mon"), Phrase("tco.weekday.tue"), Phrase("tco.weekday.wed"),
+                         Phrase("tco.weekday.thu"), Phrase("tco.weekday.fri")})
+          .fact("from", "0")
+          .fact("to", "24");
+  const Phrase second = Phrase("tco.demand.weekly_entry")
+                            .fact("gpus", "6")
+                            .fact("days", {Phrase("tco.weekday.fri")})
+                            .fact("from", "20")
+                            .fact("to", "24");
+  const Fact* entries = find_fact(s.demand_description.facts, "entries");
+  ASSERT_NE(entries, nullptr);
+  ASSERT_EQ(entries->phrases.size(), 1u);
+  EXPECT_EQ(entries->phrases[0], Phrase("tco.and_then").fact("first", {first}).fact("rest", {second}));
 }
 
 TEST(ScenarioTest, DemandFileSetsTheHorizonWhenNoneIsGiven) {
@@ -366,9 +420,16 @@ TEST(ScenarioTest, DemandFileSetsTheHorizonWhenNoneIsGiven) {
   // A longer horizon repeats the file; a shorter one takes its first hours.
   Scenario longer = parse_ok("horizon: 8 h\n" + kOwned + kRent + "demand: {file: d.csv}\n", dir + "/s.yaml");
   EXPECT_EQ(longer.demand, (std::vector<double>{1, 2.5, 0, 1, 2.5, 0, 1, 2.5}));
-  EXPECT_NE(longer.demand_description.find("repeated"), std::string::npos);
+  EXPECT_EQ(longer.demand_description, Phrase("tco.demand.file_repeated")
+                                           .fact("file", "d.csv")
+                                           .fact("rows", "3")
+                                           .fact("hours", "8")
+                                           .fact("times", "2.67"));
+  EXPECT_EQ(s.demand_description, Phrase("tco.demand.file").fact("file", "d.csv").fact("rows", "3"));
   Scenario shorter = parse_ok("horizon: 2 h\n" + kOwned + kRent + "demand: {file: d.csv}\n", dir + "/s.yaml");
   EXPECT_EQ(shorter.demand, (std::vector<double>{1, 2.5}));
+  EXPECT_EQ(shorter.demand_description,
+            Phrase("tco.demand.file_first").fact("file", "d.csv").fact("rows", "3").fact("hours", "2"));
 }
 
 TEST(ScenarioTest, DemandCsvNeedsNoHeader) {
@@ -382,13 +443,21 @@ TEST(ScenarioTest, DemandCsvNeedsNoHeader) {
 
 TEST(ScenarioTest, NegativeHorizonIsRejected) {
   Error e = parse_error("name: x\nhorizon: -5 months\n" + kOwned + kRent + kDemand);
-  EXPECT_EQ(e.str(), "s.yaml:2: horizon: must be more than 0 (got -5 months)");
+  EXPECT_EQ(e.file, "s.yaml");
+  EXPECT_EQ(e.line, 2);
+  EXPECT_EQ(e.field, "horizon");
+  expect_message(e, "error.scenario.not_positive", {{"got", "-5 months"}});
   EXPECT_EQ(parse_error("horizon: 0 h\n" + kOwned + kRent + kDemand).field, "horizon");
 }
 
 TEST(ScenarioTest, UtilizationAbove100PercentIsRejected) {
   Error e = parse_error("horizon: 36 months\n" + kOwned + kRent + "demand:\n  utilization: 130%\n");
-  EXPECT_EQ(e.str(), "s.yaml:5: demand.utilization: must be between 0% and 100% (got 130%)");
+  EXPECT_EQ(e.line, 5);
+  EXPECT_EQ(e.field, "demand.utilization");
+  expect_message(e, "error.scenario.not_share", {{"got", "130%"}});
+  // Without its sign, 130 is taken for a fraction: the message says how to write a percentage.
+  expect_message(parse_error("horizon: 36 months\n" + kOwned + kRent + "demand:\n  utilization: 130\n"),
+                 "error.scenario.not_share_needs_sign", {{"got", "130"}});
   EXPECT_EQ(parse_error("horizon: 36 months\n" + kOwned + kRent + "demand: {utilization: -0.1}\n").field,
             "demand.utilization");
 }
@@ -396,7 +465,9 @@ TEST(ScenarioTest, UtilizationAbove100PercentIsRejected) {
 TEST(ScenarioTest, PueBelowOneIsRejected) {
   Error e = parse_error("horizon: 36 months\nowned:\n  gpus: 2\n  price: 780000\n  power_kw: 1\n  pue: 0.9\n" + kRent +
                         kDemand);
-  EXPECT_EQ(e.str(), "s.yaml:6: owned.pue: must be at least 1 (got 0.9)");
+  EXPECT_EQ(e.line, 6);
+  EXPECT_EQ(e.field, "owned.pue");
+  expect_message(e, "error.scenario.pue_below_one", {{"got", "0.9"}});
 }
 
 TEST(ScenarioTest, RentWithoutAPriceIsRejected) {
@@ -404,10 +475,11 @@ TEST(ScenarioTest, RentWithoutAPriceIsRejected) {
   EXPECT_EQ(e.file, "s.yaml");
   EXPECT_EQ(e.line, 4);
   EXPECT_EQ(e.field, "rent");
-  EXPECT_NE(e.message.find("no rent price"), std::string::npos) << e.str();
+  expect_message(e, "error.scenario.no_rent_price", {});
   Error none = parse_error("horizon: 36 months\n" + kOwned + kDemand);
   EXPECT_EQ(none.field, "rent");
   EXPECT_EQ(none.line, 1);
+  expect_message(none, "error.scenario.rent_missing", {});
 }
 
 TEST(ScenarioTest, OwnedWithoutAPriceIsRejected) {
@@ -415,7 +487,7 @@ TEST(ScenarioTest, OwnedWithoutAPriceIsRejected) {
   EXPECT_EQ(e.file, "s.yaml");
   EXPECT_EQ(e.line, 3);  // the owned mapping starts on its first key
   EXPECT_EQ(e.field, "owned.price");
-  EXPECT_NE(e.message.find("config"), std::string::npos) << e.str();
+  expect_message(e, "error.scenario.owned_price_missing", {});
 }
 
 TEST(ScenarioTest, DemandFileWithAGapNamesTheCsvLine) {
@@ -427,7 +499,8 @@ TEST(ScenarioTest, DemandFileWithAGapNamesTheCsvLine) {
   EXPECT_EQ(r.error().file, dir + "/gap.csv");
   EXPECT_EQ(r.error().line, 4);  // "3,4": hour 3 after hour 1
   EXPECT_EQ(r.error().field, "hour");
-  EXPECT_EQ(r.error().message, "hour 3 does not follow hour 1 (hour 2 is missing)");
+  EXPECT_EQ(r.error().message,
+            Phrase("error.scenario.csv_hour_missing").fact("hour", "3").fact("previous", "1").fact("first", "2"));
 }
 
 TEST(ScenarioTest, DemandCsvRejectsBadRows) {
@@ -441,11 +514,22 @@ TEST(ScenarioTest, DemandCsvRejectsBadRows) {
   EXPECT_EQ(text.line, 3);
   EXPECT_EQ(text.field, "busy_gpus");
   Error negative = error("0,4\n1,-2\n");
-  EXPECT_EQ(negative.str(), dir + "/bad.csv:2: busy_gpus: must not be negative (got -2)");
-  EXPECT_EQ(error("1,4\n").message, "hours must start at 0 (got 1)");
-  EXPECT_EQ(error("0,4\n0,4\n").line, 2);
-  EXPECT_EQ(error("0,4,5\n").line, 1);
-  EXPECT_EQ(error("hour,busy_gpus\n").message, "no demand rows (expected lines of hour,busy_gpus)");
+  expect_message(text, "error.scenario.csv_not_number", {{"got", "four"}});
+  EXPECT_EQ(negative.file, dir + "/bad.csv");
+  EXPECT_EQ(negative.line, 2);
+  EXPECT_EQ(negative.field, "busy_gpus");
+  expect_message(negative, "error.scenario.negative", {{"got", "-2"}});
+  expect_message(error("1,4\n"), "error.scenario.csv_first_hour", {{"got", "1"}});
+  Error again = error("0,4\n0,4\n");
+  EXPECT_EQ(again.line, 2);
+  expect_message(again, "error.scenario.csv_hour_again", {{"hour", "0"}, {"previous", "0"}});
+  Error fields = error("0,4,5\n");
+  EXPECT_EQ(fields.line, 1);
+  expect_message(fields, "error.scenario.csv_fields", {{"got", "3"}});
+  expect_message(error("0,1\n1,1\n4,1\n"), "error.scenario.csv_hours_missing",
+                 {{"hour", "4"}, {"previous", "1"}, {"first", "2"}, {"last", "3"}});
+  expect_message(error("0,1\nx1,1\n"), "error.scenario.csv_hour_not_whole", {{"got", "x1"}});
+  expect_message(error("hour,busy_gpus\n"), "error.scenario.csv_empty", {});
 }
 
 TEST(ScenarioTest, MissingDemandFileIsNamed) {
@@ -454,30 +538,33 @@ TEST(ScenarioTest, MissingDemandFileIsNamed) {
   EXPECT_EQ(e.file, dir + "/s.yaml");
   EXPECT_EQ(e.line, 5);
   EXPECT_EQ(e.field, "demand.file");
-  EXPECT_NE(e.message.find(dir + "/nowhere.csv"), std::string::npos) << e.str();
+  expect_message(e, "error.cannot_read", {{"path", dir + "/nowhere.csv"}});
 }
 
 TEST(ScenarioTest, UnknownKeySuggestsTheNearest) {
   Error e = parse_error("horizn: 36 months\n" + kOwned + kRent + kDemand);
-  EXPECT_EQ(e.str(), "s.yaml:1: horizn: unknown field (did you mean 'horizon'?)");
+  EXPECT_EQ(e.line, 1);
+  EXPECT_EQ(e.field, "horizn");
+  expect_message(e, "error.yaml.unknown_field", {{"nearest", "horizon"}});
   Error owned =
       parse_error("horizon: 36 months\nowned: {gpus: 2, price: 1, power_kw: 0, pue_: 1.2}\n" + kRent + kDemand);
   EXPECT_EQ(owned.field, "owned.pue_");
-  EXPECT_NE(owned.message.find("did you mean 'pue'"), std::string::npos) << owned.str();
+  expect_message(owned, "error.yaml.unknown_field", {{"nearest", "pue"}});
 }
 
 TEST(ScenarioTest, MisspeltUnitIsRejected) {
   Error e = parse_error("horizon: 36 monts\n" + kOwned + kRent + kDemand);
   EXPECT_EQ(e.line, 1);
   EXPECT_EQ(e.field, "horizon");
-  EXPECT_NE(e.message.find("unknown unit 'monts'"), std::string::npos) << e.str();
-  EXPECT_NE(e.message.find("did you mean 'months'"), std::string::npos) << e.str();
+  expect_message(
+      e, "error.unknown_unit",
+      {{"unit", "monts"}, {"text", "36 monts"}, {"units", "h, d, weeks, months, years"}, {"nearest", "months"}});
   Error bare = parse_error("horizon: 36\n" + kOwned + kRent + kDemand);
-  EXPECT_EQ(bare.message, "'36' needs a unit (h, d, weeks, months, years)");
+  expect_message(bare, "error.scenario.needs_unit", {{"text", "36"}, {"units", "h, d, weeks, months, years"}});
   Error tb = parse_error("horizon: 36 months\n" + kOwned + kRent + kDemand +
                          "transfer: {units: binary, egress_per_month: 100 TBs}\n");
   EXPECT_EQ(tb.field, "transfer.egress_per_month");
-  EXPECT_NE(tb.message.find("unknown unit 'TBs'"), std::string::npos) << tb.str();
+  expect_message(tb, "error.unknown_unit", {{"unit", "TBs"}, {"text", "100 TBs"}, {"units", "GB, TB, PB"}});
 }
 
 TEST(ScenarioTest, OtherMistakesNameTheirField) {
@@ -498,7 +585,7 @@ TEST(ScenarioTest, OtherMistakesNameTheirField) {
   Error day = parse_error(weekly + "    - {days: [mon, thur], gpus: 8}\n");
   EXPECT_EQ(day.field, "demand.weekly[0].days[1]");
   EXPECT_EQ(day.line, 6);
-  EXPECT_NE(day.message.find("did you mean 'thu'"), std::string::npos) << day.str();
+  expect_message(day, "error.not_one_of", {{"got", "thur"}, {"nearest", "thu"}});
   EXPECT_EQ(field(weekly + "    - {days: [mon], from: 0, to: 25, gpus: 8}\n"), "demand.weekly[0].to");
   EXPECT_EQ(field(weekly + "    - {days: [mon], from: -1, gpus: 8}\n"), "demand.weekly[0].from");
   EXPECT_EQ(field(weekly + "    - {days: [mon], from: 20, to: 20, gpus: 8}\n"), "demand.weekly[0].to");
@@ -512,6 +599,61 @@ TEST(ScenarioTest, OtherMistakesNameTheirField) {
   EXPECT_EQ(field(base + kOwned + kRent + kDemand + "monte_carlo: {draws: 0}\n"), "monte_carlo.draws");
   EXPECT_EQ(field(kOwned + kRent + kDemand), "horizon");
   EXPECT_EQ(field(base + kOwned + kRent), "demand");
+  // What each says: the key and its facts.
+  auto error = [](const std::string& yaml) { return parse_error(yaml); };
+  expect_message(error(weekly + "    - {days: [mon], from: 20, to: 20, gpus: 8}\n"), "error.scenario.to_not_after_from",
+                 {{"from", "20"}, {"to", "20"}});
+  expect_message(error(weekly + "    - {days: [mon], from: 0, to: 25, gpus: 8}\n"), "error.scenario.hour_out_of_range",
+                 {{"got", "25"}});
+  expect_message(error(weekly + "    - {days: [mon], from: 1.5, gpus: 8}\n"), "error.scenario.hour_not_whole",
+                 {{"got", "1.5"}});
+  expect_message(error(weekly + "    - {gpus: 8}\n"), "error.scenario.weekly_days_missing", {});
+  expect_message(error(weekly + "    - {days: [mon]}\n"), "error.scenario.weekly_gpus_missing", {});
+  expect_message(error(base + kOwned + "rent: {on_demand_server_hour: 100}\n" + kDemand),
+                 "error.scenario.needs_gpus_per_server", {});
+  expect_message(
+      error(base + kOwned + "rent: {on_demand_gpu_hour: 1, on_demand_server_hour: 8, gpus_per_server: 8}\n" + kDemand),
+      "error.scenario.rent_price_twice", {{"per_gpu", "on_demand_gpu_hour"}, {"per_server", "on_demand_server_hour"}});
+  expect_message(error(base + "owned: {gpus: 2, price: 1}\n" + kRent + kDemand), "error.scenario.owned_power_missing",
+                 {});
+  expect_message(error(base + "owned: {price: 1, power_kw: 0}\n" + kRent + kDemand),
+                 "error.scenario.owned_gpus_missing", {});
+  expect_message(error(base + kOwned + kRent + kDemand + "monte_carlo: {draws: 0}\n"), "error.scenario.whole_between",
+                 {{"min", "1"}, {"max", "100,000,000"}, {"got", "0"}});
+  expect_message(error(kOwned + kRent + kDemand), "error.scenario.horizon_missing", {});
+  expect_message(error(base + kOwned + kRent), "error.scenario.demand_missing", {});
+  expect_message(error(base + kOwned + kRent + "demand: {utilization: 50%, file: d.csv}\n"),
+                 "error.scenario.demand_several", {});
+  expect_message(error("horizon: 10.5 h\n" + kOwned + kRent + kDemand), "error.scenario.horizon_not_whole",
+                 {{"got", "10.5 h"}});
+  expect_message(error("horizon: 1.05 d\n" + kOwned + kRent + kDemand), "error.scenario.horizon_not_whole_in_hours",
+                 {{"got", "1.05 d"}, {"hours", "25.2 h"}});  // 1.05 × 24
+  expect_message(error("horizon: 51 years\n" + kOwned + kRent + kDemand), "error.scenario.horizon_too_long",
+                 {{"got", "51 years"}, {"max_years", "50"}});
+  expect_message(error(base + kOwned + kRent + kDemand +
+                       "investments: {liquid_cooling: {it_load_kw: 1, pue_before: 1.1, pue_after: 1.3}}\n"),
+                 "error.scenario.exceeds", {{"limit_key", "pue_before"}, {"got", "1.3"}, {"limit", "1.1"}});
+}
+
+// Every scenario error reads in both languages, its facts in place.
+TEST(ScenarioTest, ErrorsReadInBothLanguages) {
+  Error e = parse_error("horizon: 36 months\n" + kOwned + kRent + "demand:\n  utilization: 130%\n");
+  const std::string en = report::error_text(e, report::Lang::kEn), zh = report::error_text(e, report::Lang::kZh);
+  EXPECT_NE(en, zh);
+  for (const std::string& text : {en, zh}) {
+    EXPECT_EQ(text.rfind("s.yaml:5: demand.utilization: ", 0), 0u) << text;
+    EXPECT_NE(text.find("130%"), std::string::npos) << text;
+    EXPECT_EQ(text.find('{'), std::string::npos) << text;  // every placeholder filled
+  }
+  for (const std::string& key : report::message_keys()) {
+    if (key.rfind("error.scenario.", 0) != 0 && key.rfind("tco.", 0) != 0 && key.rfind("usage.", 0) != 0 &&
+        key.rfind("error.usage.", 0) != 0)
+      continue;
+    const report::MessageText* m = report::find_message(key);
+    ASSERT_NE(m, nullptr) << key;
+    EXPECT_FALSE(m->en.empty()) << key;
+    EXPECT_FALSE(m->zh.empty()) << key;
+  }
 }
 
 }  // namespace

@@ -1,10 +1,12 @@
 // The TCO model on scenarios built by hand; every figure worked out in the comments.
 #include "tco/tco.h"
 
-#include <random>
-
 #include <gtest/gtest.h>
 
+#include <random>
+#include <set>
+
+#include "report/messages.h"
 #include "test_support.h"
 
 namespace gpuplan::tco {
@@ -18,9 +20,9 @@ const StrategyResult& strategy(const TcoResult& r, const std::string& id) {
   throw std::runtime_error("no strategy " + id);
 }
 
-double line(const StrategyResult& s, const std::string& item) {
+double line(const StrategyResult& s, const std::string& id) {
   for (const auto& l : s.lines)
-    if (l.item == item) return l.amount;
+    if (l.id == id) return l.amount;
   return 0;
 }
 
@@ -51,6 +53,103 @@ TEST(TcoTest, DualA100RentingIs57PercentCheaper) {
   ASSERT_EQ(r.break_even.size(), 1u);
   EXPECT_FALSE(r.break_even[0].month.has_value());        // buy never catches up in 36 months
   EXPECT_FALSE(r.break_even[0].utilization.has_value());  // at ¥12.8 renting wins even at 100%
+}
+
+TEST(TcoTest, WhyGivesTheFiguresThatMakeTheCheapest) {
+  TcoResult r = analyse(dual_a100(12.8), default_catalog());
+  // buy, rent_hourly and hybrid; rent_hourly cheapest at ¥336,384 = ¥12.80 a used GPU-hour; buying
+  // costs ¥780,000, 56.9% more (¥443,616); 26,280 GPU-hours are 50% of 2 GPUs.
+  ASSERT_EQ(r.why.size(), 3u);
+  EXPECT_EQ(r.why[0], Phrase("tco.why.cheapest")
+                          .fact("strategy", "rent_hourly")
+                          .fact("total", "¥336,384")
+                          .fact("months", "36.0")
+                          .fact("per_hour", "¥12.80")
+                          .fact("count", "3"));
+  EXPECT_EQ(r.why[1], Phrase("tco.why.against_buy")
+                          .fact("buy_total", "¥780,000")
+                          .fact("strategy", "rent_hourly")
+                          .fact("share", "56.9%")
+                          .fact("saving", "¥443,616"));
+  EXPECT_EQ(r.why[2],
+            Phrase("tco.why.demand").fact("gpu_hours", "26,280").fact("utilization", "50.0%").fact("gpus", "2"));
+  for (const Phrase& p : r.why) EXPECT_TRUE(report::has_message(p.key)) << p.key;
+}
+
+TEST(TcoTest, WhenBuyingIsCheapestTheOthersSayWhatTheyWouldCost) {
+  // Owning 2 GPUs for ¥780,000 against ¥40/GPU-h: renting costs 26,280 × 40 = ¥1,051,200.
+  Scenario s = dual_a100(40);
+  s.demand.assign(26280, 2.0);  // both busy every hour: owning one GPU costs half, so hybrid = buy
+  TcoResult r = analyse(s, default_catalog());
+  ASSERT_EQ(r.recommendation, "buy");
+  // 2 × 26,280 × 40 = ¥2,102,400, ¥1,322,400 more than buying.
+  EXPECT_EQ(r.why[1], Phrase("tco.why.would_cost")
+                          .fact("strategy", "rent_hourly")
+                          .fact("total", "¥2,102,400")
+                          .fact("more", "¥1,322,400"));
+}
+
+TEST(TcoTest, HybridWhySaysHowManyToOwn) {
+  TcoResult r = analyse(dual_a100(34.74), default_catalog());
+  ASSERT_EQ(r.recommendation, "hybrid");
+  bool said = false;
+  for (const Phrase& p : r.why) said |= p == Phrase("tco.why.hybrid").fact("gpus", "1");
+  EXPECT_TRUE(said);
+}
+
+TEST(TcoTest, EveryIdTheModelWordsHasWordsInBothLanguages) {
+  // Every cost line of every strategy, on a scenario that has them all.
+  Scenario s = dual_a100(12.8);
+  s.owned.residual.reset();
+  s.owned.life_months = 72;  // half the book value is left after 36 months
+  s.owned.power_kw = Range::point(1.5);
+  s.owned.electricity_kwh = Range::point(0.8);
+  s.owned.rack_monthly = Range::point(800);
+  s.owned.staff_monthly = Range::point(5000);
+  s.owned.licences_yearly = Range::point(1000);
+  s.owned.support_yearly = Range::point(1000);
+  s.rent.monthly_gpu = Range::point(3000);
+  s.rent.spot_gpu_hour = Range::point(5);
+  s.rent.spot_overhead = Range::point(0.1);
+  s.rent.reserved_gpu_hour = Range::point(9);
+  s.transfer = {1000, 100, Range::point(0.8), Range::point(0.1), false, 500, Range::point(0.1)};
+  for (size_t h = 0; h < s.demand.size(); ++h) s.demand[h] = h % 24 < 20 ? 1 : 3;  // above the 2 owned
+  TcoResult r = analyse(s, default_catalog());
+  std::set<std::string> ids;
+  for (const auto& st : r.strategies)
+    for (const auto& l : st.lines) ids.insert(l.id);
+  for (const char* id : {"purchase", "residual", "electricity", "rack", "staff", "licences", "support", "overflow",
+                         "monthly_rent", "on_demand", "spot", "reserved", "egress", "ingress", "storage"})
+    EXPECT_TRUE(ids.count(id)) << id;
+  for (const auto& id : ids) EXPECT_TRUE(report::has_message("tco.line." + id)) << id;
+  EXPECT_TRUE(report::has_message("tco.line.burst"));
+  EXPECT_TRUE(report::has_message("tco.line.purchase_share"));
+  EXPECT_TRUE(report::has_message("tco.line.residual_share"));
+  // The tornado's margin, and each factor's name and notes.
+  EXPECT_EQ(r.sensitivity.margin, Phrase("tco.margin.buy_minus_best_rent"));
+  EXPECT_TRUE(report::has_message(r.sensitivity.margin.key));
+  ASSERT_EQ(r.non_financial.size(), 4u);
+  for (const auto& f : r.non_financial) {
+    EXPECT_TRUE(report::has_message("tco.factor." + f.factor)) << f.factor;
+    for (const char* answer : {".yes", ".no", ".unknown"})
+      EXPECT_TRUE(report::has_message("tco.factor." + f.factor + answer)) << f.factor << answer;
+  }
+}
+
+TEST(TcoTest, NonFinancialNotesFollowWhatTheUserStated) {
+  Scenario s = dual_a100(12.8);
+  s.factors.data_sensitive = true;
+  s.factors.team_runs_linux_cuda = false;
+  TcoResult r = analyse(s, default_catalog());
+  ASSERT_EQ(r.non_financial.size(), 4u);
+  EXPECT_EQ(r.non_financial[0].factor, "data_sovereignty");
+  EXPECT_EQ(r.non_financial[0].note, Phrase("tco.factor.data_sovereignty.yes"));
+  EXPECT_EQ(r.non_financial[1].factor, "compliance");
+  EXPECT_EQ(r.non_financial[1].note, Phrase("tco.factor.compliance.unknown"));
+  EXPECT_EQ(r.non_financial[2].factor, "team_skills");
+  EXPECT_EQ(r.non_financial[2].note, Phrase("tco.factor.team_skills.no"));
+  EXPECT_EQ(r.non_financial[3].factor, "lock_in");
+  EXPECT_EQ(r.non_financial[3].note, Phrase("tco.factor.lock_in.unknown"));
 }
 
 TEST(TcoTest, DualA100BreakEvenUtilizationAtTheRealPrice) {
@@ -150,7 +249,7 @@ TEST(TcoTest, ElectricityFollowsUtilizationAboveTheIdleFloor) {
   s.demand.assign(730, 1.0);
   s.mc_draws = 10;
   TcoResult r = analyse(s, default_catalog());
-  EXPECT_NEAR(line(strategy(r, "buy"), "electricity (power × PUE × price)"), 952.65, 1e-6);
+  EXPECT_NEAR(line(strategy(r, "buy"), "electricity"), 952.65, 1e-6);
 }
 
 TEST(TcoTest, ResidualDefaultsToStraightLineBookValue) {
@@ -164,7 +263,7 @@ TEST(TcoTest, ResidualDefaultsToStraightLineBookValue) {
   s.demand.assign(8760, 1.0);
   s.mc_draws = 10;
   TcoResult r = analyse(s, default_catalog());
-  EXPECT_NEAR(line(strategy(r, "buy"), "residual value at the end"), -240000, 1e-6);
+  EXPECT_NEAR(line(strategy(r, "buy"), "residual"), -240000, 1e-6);
   EXPECT_NEAR(strategy(r, "buy").total, 120000, 1e-6);
   EXPECT_NEAR(strategy(r, "buy").cumulative_by_month.front(), 360000, 1e-6);  // cash: paid up front
   EXPECT_NEAR(strategy(r, "buy").cumulative_by_month.back(), 120000, 1e-6);   // residual back at the end
@@ -183,8 +282,8 @@ TEST(TcoTest, EgressIsPricedPerGigabyteAsConfigured) {
     s.demand.assign(730, 1.0);
     s.mc_draws = 10;
     TcoResult r = analyse(s, default_catalog());
-    EXPECT_NEAR(line(strategy(r, "rent_hourly"), "data egress"), expected, 1e-6);
-    EXPECT_EQ(line(strategy(r, "buy"), "data egress"), 0);  // owned servers pay no cloud egress
+    EXPECT_NEAR(line(strategy(r, "rent_hourly"), "egress"), expected, 1e-6);
+    EXPECT_EQ(line(strategy(r, "buy"), "egress"), 0);  // owned servers pay no cloud egress
   }
 }
 

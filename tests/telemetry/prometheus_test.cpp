@@ -35,6 +35,7 @@
 namespace gpuplan::telemetry {
 namespace {
 
+using gpuplan::testing::fact_in;
 using gpuplan::testing::temp_dir;
 using gpuplan::testing::write_file;
 
@@ -266,10 +267,12 @@ TEST(PrometheusTest, NoUtilizationSeriesIsAnErrorNamingTheMetric) {
   auto data = query_prometheus(two_hours(server.url()));
   ASSERT_FALSE(data);
   EXPECT_EQ(data.error().file, server.url());
-  EXPECT_EQ(data.error().message,
-            "metric DCGM_FI_DEV_GPU_UTIL has no series between 2024-04-29 00:00 UTC and "
-            "2024-04-29 02:00 UTC at " +
-                server.url());
+  const Phrase& m = data.error().message;
+  EXPECT_EQ(m.key, "error.prom.no_series");
+  EXPECT_EQ(*fact_in(m, "metric"), "DCGM_FI_DEV_GPU_UTIL");
+  EXPECT_EQ(*fact_in(m, "from"), "2024-04-29 00:00 UTC");
+  EXPECT_EQ(*fact_in(m, "to"), "2024-04-29 02:00 UTC");
+  EXPECT_EQ(*fact_in(m, "url"), server.url());
 }
 
 TEST(PrometheusTest, Http500IsRetriedThenSucceeds) {
@@ -293,8 +296,12 @@ TEST(PrometheusTest, Http503OnEveryTryIsAnErrorAfterTheRetries) {
   auto data = query_prometheus(two_hours(server.url()));
   ASSERT_FALSE(data);
   EXPECT_EQ(server.targets().size(), 3u);  // 1 try + 2 retries
-  EXPECT_EQ(data.error().message,
-            "HTTP 503 from " + server.url() + " after 3 tries: timeout: query timed out in expression evaluation");
+  const Phrase& m = data.error().message;
+  EXPECT_EQ(m.key, "error.prom.http_status_after_tries");
+  EXPECT_EQ(*fact_in(m, "status"), "503");
+  EXPECT_EQ(*fact_in(m, "url"), server.url());
+  EXPECT_EQ(*fact_in(m, "tries"), "3");
+  EXPECT_EQ(*fact_in(m, "why"), "timeout: query timed out in expression evaluation");
 }
 
 TEST(PrometheusTest, Http400IsNotRetriedAndShowsPrometheusError) {
@@ -307,38 +314,64 @@ TEST(PrometheusTest, Http400IsNotRetriedAndShowsPrometheusError) {
   ASSERT_FALSE(data);
   EXPECT_EQ(server.targets().size(), 1u);
   EXPECT_EQ(data.error().field, "avg_over_time(DCGM_FI_DEV_GPU_UTIL[1h])");
-  EXPECT_EQ(data.error().message, "HTTP 400 from " + server.url() +
-                                      ": bad_data: invalid parameter \"query\": 1:15: parse error: unexpected \"]\"");
+  const Phrase& m = data.error().message;
+  EXPECT_EQ(m.key, "error.prom.http_status");
+  EXPECT_EQ(*fact_in(m, "status"), "400");
+  EXPECT_EQ(*fact_in(m, "url"), server.url());
+  EXPECT_EQ(fact_in(m, "tries"), nullptr);
+  EXPECT_EQ(*fact_in(m, "why"), "bad_data: invalid parameter \"query\": 1:15: parse error: unexpected \"]\"");
 }
 
 TEST(PrometheusTest, GarbageBodyIsAnError) {
   CannedServer server([](const std::string&) -> Reply { return {200, "<html>not prometheus"}; });
   auto data = query_prometheus(two_hours(server.url()));
   ASSERT_FALSE(data);
-  EXPECT_EQ(data.error().message,
-            "the answer of " + server.url() + " is not a Prometheus query_range result: not JSON");
+  const Phrase& m = data.error().message;
+  EXPECT_EQ(m.key, "error.prom.not_query_range");
+  EXPECT_EQ(*fact_in(m, "url"), server.url());
+  ASSERT_EQ(find_fact(m.facts, "why")->phrases.size(), 1u);
+  EXPECT_EQ(find_fact(m.facts, "why")->phrases[0].key, "error.prom.answer.not_json");
 }
 
 TEST(PrometheusTest, StatusOtherThanSuccessIsAnError) {
   CannedServer server([](const std::string&) -> Reply { return {200, R"({"status":"pending","data":{}})"}; });
   auto data = query_prometheus(two_hours(server.url()));
   ASSERT_FALSE(data);
-  EXPECT_NE(data.error().message.find("status is 'pending', not 'success'"), std::string::npos) << data.error().str();
+  const Phrase& m = data.error().message;
+  EXPECT_EQ(m.key, "error.prom.not_query_range") << data.error().str();
+  ASSERT_EQ(find_fact(m.facts, "why")->phrases.size(), 1u);
+  EXPECT_EQ(find_fact(m.facts, "why")->phrases[0].key, "error.prom.answer.status");
+  EXPECT_EQ(*fact_in(m, "status"), "pending");
 }
 
 TEST(PrometheusTest, HostileAnswersAreRejected) {
-  const std::pair<std::string, std::string> cases[] = {
-      {R"({"metric":{"gpu":"0"},"values":[[1714352399.999,"12abc"]]})", "value '12abc' is not a number"},
-      {R"({"metric":{"gpu":"0"},"values":[[1714352399.999,12]]})", "a point is not [time, \"value\"]"},
-      {R"({"metric":{"gpu":"0"},"values":[[1e300,"12"]]})", "lies outside the hours asked for"},
-      {R"({"metric":{"gpu":"0"},"values":[[1714341600,"12"]]})", "lies outside the hours asked for"},
-      {R"({"values":[]})", "a series without metric labels or values"},
+  struct Case {
+    std::string series;
+    std::string why;          // the error.prom.answer.* phrase
+    std::string fact, value;  // its fact, when it has one
   };
-  for (const auto& [series, expected] : cases) {
-    CannedServer server(by_metric(success(series)));
+  const Case cases[] = {
+      {R"({"metric":{"gpu":"0"},"values":[[1714352399.999,"12abc"]]})", "error.prom.answer.not_number", "value",
+       "12abc"},
+      {R"({"metric":{"gpu":"0"},"values":[[1714352399.999,12]]})", "error.prom.answer.bad_point", "", ""},
+      {R"({"metric":{"gpu":"0"},"values":[[1e300,"12"]]})", "error.prom.answer.outside_hours", "time", "1e+300"},
+      {R"({"metric":{"gpu":"0"},"values":[[1714341600,"12"]]})", "error.prom.answer.outside_hours", "time",
+       "1714341600"},
+      {R"({"values":[]})", "error.prom.answer.bad_series", "", ""},
+  };
+  for (const auto& c : cases) {
+    CannedServer server(by_metric(success(c.series)));
     auto data = query_prometheus(two_hours(server.url()));
-    ASSERT_FALSE(data) << series;
-    EXPECT_NE(data.error().message.find(expected), std::string::npos) << data.error().str();
+    ASSERT_FALSE(data) << c.series;
+    const Phrase& m = data.error().message;
+    EXPECT_EQ(m.key, "error.prom.not_query_range") << data.error().str();
+    const Fact* why = find_fact(m.facts, "why");
+    ASSERT_TRUE(why && why->phrases.size() == 1u) << data.error().str();
+    EXPECT_EQ(why->phrases[0].key, c.why) << data.error().str();
+    if (!c.fact.empty()) {
+      ASSERT_TRUE(fact_in(m, c.fact)) << data.error().str();
+      EXPECT_EQ(*fact_in(m, c.fact), c.value);
+    }
   }
 }
 
@@ -352,16 +385,20 @@ TEST(PrometheusTest, ASlowServerTimesOutWithoutRetries) {
   auto data = query_prometheus(q);
   ASSERT_FALSE(data);
   EXPECT_EQ(server.targets().size(), 1u);
-  EXPECT_EQ(data.error().message, "no answer from " + server.url() + " within 0.2 s");
+  const Phrase& m = data.error().message;
+  EXPECT_EQ(m.key, "error.prom.timeout");
+  EXPECT_EQ(*fact_in(m, "url"), server.url());
+  EXPECT_EQ(*fact_in(m, "seconds"), "0.2");
 }
 
 TEST(PrometheusTest, RedirectIsNotFollowed) {
   CannedServer server([](const std::string&) -> Reply { return {302, ""}; });
   auto data = query_prometheus(two_hours(server.url()));
   ASSERT_FALSE(data);
-  EXPECT_NE(data.error().message.find("HTTP 302 from " + server.url() + ": redirects are not followed"),
-            std::string::npos)
-      << data.error().str();
+  const Phrase& m = data.error().message;
+  EXPECT_EQ(m.key, "error.prom.redirect") << data.error().str();
+  EXPECT_EQ(*fact_in(m, "status"), "302");
+  EXPECT_EQ(*fact_in(m, "url"), server.url());
 }
 
 TEST(PrometheusTest, LongRangesAreSplitIntoQueriesOfAtMost10000Hours) {
@@ -402,7 +439,14 @@ TEST(PrometheusTest, ConnectionRefusedNamesTheUrlWithinBoundedTime) {
   ASSERT_FALSE(data);
   EXPECT_EQ(data.error().file, url);
   EXPECT_EQ(data.error().field, "--prometheus");
-  EXPECT_EQ(data.error().message, "cannot connect to " + url + " (Connection refused) after 3 tries");
+  const Phrase& m = data.error().message;
+  EXPECT_EQ(m.key, "error.prom.after_tries");
+  EXPECT_EQ(*fact_in(m, "tries"), "3");
+  const Fact* what = find_fact(m.facts, "what");
+  ASSERT_TRUE(what && what->phrases.size() == 1u) << data.error().str();
+  EXPECT_EQ(what->phrases[0].key, "error.prom.cannot_connect");
+  EXPECT_EQ(*fact_in(m, "url"), url);
+  EXPECT_EQ(*fact_in(m, "why"), "Connection refused");
   EXPECT_GE(seconds, 0.3);
   EXPECT_LT(seconds, 5.0);
 }
@@ -412,6 +456,8 @@ TEST(PrometheusTest, UrlMustBeHttp) {
   auto data = query_prometheus(q);
   ASSERT_FALSE(data);
   EXPECT_EQ(data.error().field, "--prometheus");
+  EXPECT_EQ(data.error().message.key, "error.prom.not_http");
+  EXPECT_EQ(*fact_in(data.error().message, "url"), "ftp://127.0.0.1:9090");
 }
 
 TEST(PrometheusTest, ParseDurationReadsMinutesHoursDaysWeeks) {
@@ -425,6 +471,8 @@ TEST(PrometheusTest, ParseDurationReadsMinutesHoursDaysWeeks) {
     EXPECT_FALSE(r) << "'" << bad << "'";
     if (!r) {
       EXPECT_EQ(r.error().field, "--since");
+      EXPECT_EQ(r.error().message.key, "error.prom.not_duration");
+      EXPECT_EQ(*fact_in(r.error().message, "text"), bad);
     }
   }
 }

@@ -140,7 +140,7 @@ TEST(ReadersTest, TruncatedLastLineIsReportedAsSuch) {
   Read r = read(path);
   ASSERT_EQ(r.stats.skipped.size(), 1u);
   EXPECT_EQ(r.stats.skipped[0].line, 3);
-  EXPECT_EQ(r.stats.skipped[0].reason, "truncated last line");
+  EXPECT_EQ(r.stats.skipped[0].reason.key, "skip.truncated");
 }
 
 TEST(ReadersTest, DmonWithDateTimeAndRepeatedHeaders) {
@@ -397,7 +397,8 @@ TEST(ReadersTest, UsageFastPathForgetsTheOldLayoutAtANewHeader) {
     EXPECT_EQ(c.samples[2].utilization_pct, 7.0f);
     ASSERT_EQ(stats->skipped.size(), 1u);
     EXPECT_EQ(stats->skipped[0].line, 5);
-    EXPECT_EQ(stats->skipped[0].reason, "expected 4 fields, found 5");
+    EXPECT_EQ(stats->skipped[0].reason,
+              Phrase("skip.field_count").fact("expected", "4").fact("found", "5"));
   }
 }
 
@@ -467,7 +468,7 @@ TEST(ReadersTest, DmonWithoutTimestampsSaysToUseDT) {
   Read r = read(path, SourceFormat::kDmon);
   EXPECT_EQ(r.samples.size(), 0u);
   ASSERT_EQ(r.stats.skipped.size(), 1u);
-  EXPECT_NE(r.stats.skipped[0].reason.find("-o DT"), std::string::npos);
+  EXPECT_EQ(r.stats.skipped[0].reason.key, "skip.no_timestamps");
 }
 
 TEST(ReadersTest, DmonWithoutTimestampsIsPlacedFromAGivenStart) {
@@ -525,10 +526,19 @@ TEST(ReadersTest, MissingFileAndUnknownFormatAreErrors) {
   auto missing = read_samples("/nonexistent/x.csv", SourceFormat::kSmiCsv, g, c);
   ASSERT_FALSE(missing.ok());
   EXPECT_EQ(missing.error().file, "/nonexistent/x.csv");
+  EXPECT_EQ(missing.error().message.key, "error.file.cannot_open");
+  EXPECT_EQ(*gpuplan::testing::fact_in(missing.error().message, "why"), "No such file or directory");
   std::string path = write_file(temp_dir(), "what.txt", "hello\nworld\n");
   auto unknown = read_samples(path, SourceFormat::kAuto, g, c);
   ASSERT_FALSE(unknown.ok());
-  EXPECT_NE(unknown.error().message.find("unknown log format"), std::string::npos);
+  EXPECT_EQ(unknown.error().file, path);
+  EXPECT_EQ(unknown.error().line, 1);
+  EXPECT_EQ(unknown.error().message.key, "error.log.unknown_format");
+  const std::string empty_dir = temp_dir();
+  auto no_scrapes = read_samples(empty_dir, SourceFormat::kAuto, g, c);
+  ASSERT_FALSE(no_scrapes.ok());
+  EXPECT_EQ(no_scrapes.error().file, empty_dir);
+  EXPECT_EQ(no_scrapes.error().message.key, "error.log.no_scrape_files");
 }
 
 TEST(HourlyTest, DuplicatesAreDroppedAndClockJumpsCounted) {
@@ -769,7 +779,7 @@ TEST(HourlyTest, AFileThatShrinksWhileReadIsAnErrorNotACrash) {
     ASSERT_TRUE(sink.done);
     ASSERT_FALSE(stats.ok());
     EXPECT_EQ(stats.error().file, path);
-    EXPECT_NE(stats.error().message.find("shrank while it was read"), std::string::npos) << stats.error().str();
+    EXPECT_EQ(stats.error().message.key, "error.file.shrank") << stats.error().str();
   }
 }
 

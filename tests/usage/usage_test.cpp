@@ -14,6 +14,7 @@ namespace gpuplan::usage {
 namespace {
 
 using gpuplan::testing::default_catalog;
+using gpuplan::testing::fact_in;
 using gpuplan::testing::temp_dir;
 using gpuplan::testing::write_file;
 
@@ -68,6 +69,16 @@ TEST(UsageTest, IdleProfileRents) {
   ASSERT_TRUE(r.costs.has_value());
   EXPECT_NE(r.recommendation, "buy");
   EXPECT_EQ(r.owned_gpus, 0);
+  // Every GPU-hour is below 20% (usage.idle_below_pct), more than the 80% (usage.idle_share) that says rent.
+  ASSERT_EQ(r.pattern.why.size(), 1u);
+  EXPECT_EQ(r.pattern.why[0], Phrase("usage.why.idle").fact("idle", "100%").fact("below", "20").fact("limit", "80%"));
+}
+
+TEST(UsageTest, NoDataRentsAndSaysSo) {
+  UsageResult r = analyse(telemetry::HourlyData{}, {}, default_catalog());
+  EXPECT_EQ(r.pattern.verdict, "rent");
+  ASSERT_EQ(r.pattern.why.size(), 1u);
+  EXPECT_EQ(r.pattern.why[0], Phrase("usage.why.no_data"));
 }
 
 TEST(UsageTest, SteadyProfileBuys) {
@@ -77,6 +88,13 @@ TEST(UsageTest, SteadyProfileBuys) {
   EXPECT_EQ(r.recommendation, "buy");
   EXPECT_EQ(r.owned_gpus, 8);
   for (double d : r.demand) EXPECT_EQ(d, 8);  // every GPU busy every hour
+  // All GPU-hours in the 60–95% band (usage.buy_band_pct).
+  ASSERT_EQ(r.pattern.why.size(), 1u);
+  EXPECT_EQ(r.pattern.why[0], Phrase("usage.why.band").fact("share", "100%").fact("low", "60").fact("high", "95"));
+  // The cost answer's why: the tco model's, whose first line names the cheapest strategy.
+  ASSERT_FALSE(r.recommendation_why.empty());
+  EXPECT_EQ(r.recommendation_why[0].key, "tco.why.cheapest");
+  EXPECT_EQ(*r.recommendation_why[0].value("strategy"), "buy");
 }
 
 TEST(UsageTest, NightlyPeakLooksHybridAndOwnsHalfTheGpus) {
@@ -90,6 +108,30 @@ TEST(UsageTest, NightlyPeakLooksHybridAndOwnsHalfTheGpus) {
   // cheapest catalog offer; owning a baseline GPU costs less. So own 4, burst 4.
   EXPECT_EQ(r.recommendation, "hybrid");
   EXPECT_EQ(r.owned_gpus, 4);
+  // The evening peak against the weekly mean, above usage.peak_to_mean (1.5×).
+  ASSERT_EQ(r.pattern.why.size(), 1u);
+  EXPECT_EQ(r.pattern.why[0].key, "usage.why.peaks");
+  EXPECT_EQ(*r.pattern.why[0].value("limit"), "1.5");
+  // A GPU beyond the 4 owned is busy 4 h in 24: 17% of hours.
+  ASSERT_FALSE(r.recommendation_why.empty());
+  EXPECT_EQ(r.recommendation_why.back(), Phrase("usage.why.beyond_owned").fact("owned", "4").fact("share", "17%"));
+  // The cost answer's demand is the measured profile: 336 h of 8 GPUs over the catalog's 3 years.
+  ASSERT_TRUE(r.costs.has_value());
+  EXPECT_EQ(r.costs->demand_description,
+            Phrase("usage.demand.measured").fact("hours", "336").fact("gpus", "8").fact("horizon", "26,280"));
+}
+
+TEST(UsageTest, WithoutACloudOfferThereIsNoCostAnswerAndItSaysWhy) {
+  Options o;
+  o.gpu = "h100-80gb-sxm";  // the catalog has no cloud offer of its family
+  UsageResult r = analyse(synth_hours(SynthPattern::kSteady, 1, 2), o, default_catalog());
+  EXPECT_FALSE(r.costs.has_value());
+  EXPECT_TRUE(r.recommendation.empty());
+  ASSERT_EQ(r.recommendation_why.size(), 1u);
+  EXPECT_EQ(r.recommendation_why[0].key, "usage.why.no_costs");
+  const std::string* gpu = fact_in(r.recommendation_why[0], "gpu");
+  ASSERT_NE(gpu, nullptr);
+  EXPECT_EQ(*gpu, "h100-80gb-sxm");
 }
 
 TEST(UsageTest, HeatmapsByDayAndWeekday) {
@@ -101,6 +143,10 @@ TEST(UsageTest, HeatmapsByDayAndWeekday) {
   EXPECT_LE(*r.by_weekday.cells[2][10], 3);   // Wednesday 10:00
   EXPECT_EQ(r.pattern.verdict, "hybrid");     // peaked by weekday
   EXPECT_NE(r.recommendation, "buy");         // two days a week do not pay for owning
+  // When the cost answer is not the rule of thumb's, the last why line says what the rule said.
+  ASSERT_EQ(r.recommendation, "rent_hourly");
+  EXPECT_EQ(r.recommendation_why.back(),
+            Phrase("usage.why.rule_differs").fact("verdict", {Phrase("usage.verdict.hybrid")}));
 }
 
 TEST(UsageTest, HourlyMeansPerHost) {
