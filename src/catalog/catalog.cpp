@@ -1,5 +1,7 @@
 #include "catalog/catalog.h"
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <filesystem>
 #include <regex>
@@ -316,5 +318,37 @@ std::optional<ExchangeRate> Catalog::rate_to_cny(std::string_view currency) cons
     if (e->text("from") == currency) return ExchangeRate{e->text("from"), "CNY", e->number("cny"), e->as_of, e->source};
   return std::nullopt;
 }
+
+namespace {
+
+nlohmann::json yaml_to_json(const YAML::Node& n) {
+  if (n.IsMap()) {
+    nlohmann::json j = nlohmann::json::object();
+    for (const auto& kv : n) j[kv.first.Scalar()] = yaml_to_json(kv.second);
+    return j;
+  }
+  if (n.IsSequence()) {
+    nlohmann::json j = nlohmann::json::array();
+    for (const auto& item : n) j.push_back(yaml_to_json(item));
+    return j;
+  }
+  if (!n.IsScalar()) return nullptr;
+  // Plain scalars that read as numbers or booleans become them; quoted ones stay strings.
+  if (n.Tag() != "!") {
+    try {
+      return n.as<double>();
+    } catch (const YAML::Exception&) {
+    }
+    try {
+      return n.as<bool>();
+    } catch (const YAML::Exception&) {
+    }
+  }
+  return n.Scalar();
+}
+
+}  // namespace
+
+nlohmann::json Entry::fields_json() const { return yaml_to_json(node); }
 
 }  // namespace gpuplan::catalog

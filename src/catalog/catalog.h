@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include <nlohmann/json_fwd.hpp>
 #include <yaml-cpp/yaml.h>
 
 #include "core/error.h"
@@ -45,6 +46,9 @@ struct Entry {
   const std::string& display_source_zh() const { return source_zh.empty() ? source : source_zh; }
   // A display text field in Chinese: `<key>_zh` when the entry has one, else `<key>`.
   std::string text_zh(std::string_view key) const;
+  // Every field as written, as JSON: plain scalars that read as numbers or booleans become
+  // them, quoted ones stay strings.
+  nlohmann::json fields_json() const;
 };
 
 class Catalog {

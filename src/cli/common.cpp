@@ -11,6 +11,7 @@
 
 #include "cli/catalog_path.h"
 #include "core/text.h"
+#include "plan/config.h"
 #include "report/table.h"
 
 namespace gpuplan::cli {
@@ -118,26 +119,40 @@ void localize_options(CLI::App& app, CLI::FormatterBase& formatter) {
 
 }  // namespace
 
-void set_language(report::Lang lang) { g_language = lang; }
-report::Lang language() { return g_language; }
+void set_language(report::Lang lang) {
+  g_language = lang;
+}
+report::Lang language() {
+  return g_language;
+}
 
 report::Lang language_of(int argc, const char* const* argv) {
   std::string_view given;
   for (int i = 1; i < argc; ++i) {
     const std::string_view arg = argv[i];
     if (arg == "--") break;  // what follows is positional
-    if (arg == "--lang" && i + 1 < argc) given = argv[++i];
-    else if (arg.rfind("--lang=", 0) == 0) given = arg.substr(7);
+    if (arg == "--lang" && i + 1 < argc)
+      given = argv[++i];
+    else if (arg.rfind("--lang=", 0) == 0)
+      given = arg.substr(7);
   }
   report::Lang lang = report::lang_from_env();
   if (!given.empty()) report::parse_lang(given, lang);
   return lang;
 }
 
-std::string ui(std::string_view key) { return report::ui(key, g_language); }
-std::string say(const Phrase& p) { return report::say(p, g_language); }
-const char* colon() { return g_language == report::Lang::kZh ? "：" : ":"; }
-const char* label_end() { return g_language == report::Lang::kZh ? "：" : ": "; }
+std::string ui(std::string_view key) {
+  return report::ui(key, g_language);
+}
+std::string say(const Phrase& p) {
+  return report::say(p, g_language);
+}
+const char* colon() {
+  return g_language == report::Lang::kZh ? "：" : ":";
+}
+const char* label_end() {
+  return g_language == report::Lang::kZh ? "：" : ": ";
+}
 
 std::string shown(double value) {
   char buf[32];
@@ -173,13 +188,21 @@ int bad_input(const Error& e) {
   return kBadInput;
 }
 
-int bad_input(const Phrase& message) { return bad_input(Error{{}, 0, {}, message}); }
+int bad_input(const Phrase& message) {
+  return bad_input(Error{{}, 0, {}, message});
+}
 
-void note(const Phrase& message) { std::cerr << "gpuplan: " << say(message) << "\n"; }
+void note(const Phrase& message) {
+  std::cerr << "gpuplan: " << say(message) << "\n";
+}
 
-std::shared_ptr<CLI::Formatter> help_formatter() { return std::make_shared<HelpFormatter>(); }
+std::shared_ptr<CLI::Formatter> help_formatter() {
+  return std::make_shared<HelpFormatter>();
+}
 
-void localize_help(CLI::App& app) { localize_options(app, *app.get_formatter()); }
+void localize_help(CLI::App& app) {
+  localize_options(app, *app.get_formatter());
+}
 
 std::string examples(std::initializer_list<std::string_view> commands) {
   std::string out = ui(commands.size() > 1 ? "cli.label.examples" : "cli.label.example") + colon();
@@ -200,8 +223,8 @@ bool make_context(const Common& common, Context& ctx, int& exit_code, bool html_
     return false;
   }
   const char* no_color = std::getenv("NO_COLOR");
-  ctx.style.colour = ctx.format == report::Format::kTable && !common.no_color && isatty(STDOUT_FILENO) &&
-                     !(no_color && *no_color);
+  ctx.style.colour =
+      ctx.format == report::Format::kTable && !common.no_color && isatty(STDOUT_FILENO) && !(no_color && *no_color);
   std::vector<Error> problems;
   ctx.catalog = catalog::Catalog::load(catalog_dirs(common.catalogs), problems);
   if (!problems.empty()) {
@@ -240,6 +263,10 @@ telemetry::Progress progress_bar(bool quiet) {
     }
     if (done >= total) std::fprintf(stderr, "\r%60s\r", "");
   };
+}
+
+std::string task_help() {
+  return say(Phrase("cli.help.task").fact(list_of("tasks", plan::task_names())));
 }
 
 }  // namespace gpuplan::cli

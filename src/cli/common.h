@@ -3,13 +3,12 @@
 // how bad input, notes and reports are written.
 #pragma once
 
+#include <CLI/CLI.hpp>
 #include <initializer_list>
 #include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <CLI/CLI.hpp>
 
 #include "catalog/catalog.h"
 #include "core/error.h"
@@ -75,6 +74,8 @@ std::shared_ptr<CLI::Formatter> help_formatter();
 void localize_help(CLI::App& app);
 // A --help footer: "Examples:" and the commands, one a line.
 std::string examples(std::initializer_list<std::string_view> commands);
+// --task's help: the task names it takes.
+std::string task_help();
 
 // Builds the context every verb needs; prints the problem and returns false on bad input.
 bool make_context(const Common& common, Context& ctx, int& exit_code, bool html_ok = false);

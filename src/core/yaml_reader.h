@@ -9,6 +9,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "core/error.h"
+#include "core/files.h"
 #include "core/range.h"
 #include "core/units.h"
 
@@ -46,8 +47,5 @@ class YamlReader {
  private:
   std::string file_;
 };
-
-// Reads a whole file; a missing or unreadable file is an Error naming it.
-Result<std::string> read_text_file(const std::string& path);
 
 }  // namespace gpuplan

@@ -235,9 +235,9 @@ TEST(CliTest, EveryCliKeyHasWordsInBothLanguages) {
   // The keys the command line uses, read from its sources, each with English and Chinese words.
   const std::regex key("\"(cli\\.[a-z0-9_.]+)\"");
   size_t keys = 0;
-  for (const char* file :
-       {"src/cli/main.cpp", "src/cli/common.cpp", "src/cli/host_verbs.cpp", "src/cli/evidence.cpp"}) {
-    std::ifstream in(source_path(file));
+  for (const auto& entry : std::filesystem::directory_iterator(source_path("src/cli"))) {
+    const std::string file = entry.path().string();
+    std::ifstream in(file);
     const std::string text((std::istreambuf_iterator<char>(in)), {});
     ASSERT_FALSE(text.empty()) << file;
     for (std::sregex_iterator it(text.begin(), text.end(), key), end; it != end; ++it, ++keys) {

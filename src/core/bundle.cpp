@@ -1,4 +1,4 @@
-#include "cli/evidence.h"
+#include "core/bundle.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -7,10 +7,10 @@
 
 #include "core/sha256.h"
 
-namespace gpuplan::cli {
+namespace gpuplan {
 namespace fs = std::filesystem;
 
-Result<int> write_evidence(const std::string& dir, const std::vector<EvidenceItem>& items) {
+Result<int> write_bundle(const std::string& dir, const std::vector<BundleFile>& items) {
   std::error_code ec;
   if (fs::exists(dir, ec) && !(fs::is_directory(dir, ec) && fs::is_empty(dir, ec)))
     return Error{dir, 0, "--evidence", Phrase("cli.evidence.not_empty")};
@@ -18,7 +18,7 @@ Result<int> write_evidence(const std::string& dir, const std::vector<EvidenceIte
   if (ec) return Error{dir, 0, "--evidence", Phrase("cli.evidence.cannot_create").fact("why", ec.message())};
   std::vector<std::string> names;
   std::set<std::string> taken;
-  for (const EvidenceItem& item : items) {
+  for (const BundleFile& item : items) {
     const fs::path relative(item.name);
     const bool unsafe = item.name.empty() || relative.is_absolute() ||
                         std::any_of(relative.begin(), relative.end(), [](const fs::path& p) { return p == ".."; });
@@ -26,7 +26,8 @@ Result<int> write_evidence(const std::string& dir, const std::vector<EvidenceIte
     // Two inputs with the same file name (x/smart.json, y/smart.json) both go in: "smart-2.json".
     std::string name = item.name;
     for (int n = 2; !taken.insert(name).second; ++n)
-      name = (relative.parent_path() / (relative.stem().string() + "-" + std::to_string(n) + relative.extension().string()))
+      name = (relative.parent_path() /
+              (relative.stem().string() + "-" + std::to_string(n) + relative.extension().string()))
                  .string();
     const fs::path target = fs::path(dir) / name;
     fs::create_directories(target.parent_path(), ec);
@@ -53,4 +54,4 @@ Result<int> write_evidence(const std::string& dir, const std::vector<EvidenceIte
   return static_cast<int>(names.size()) + 1;
 }
 
-}  // namespace gpuplan::cli
+}  // namespace gpuplan

@@ -1,5 +1,6 @@
-// Evidence bundle: everything an acceptance run rests on, in one directory a dispute can be
-// settled from (SPEC §G, last paragraph):
+// A bundle: files written into one new directory with a sha256 manifest. The acceptance
+// evidence is one (everything an acceptance run rests on, in one directory a dispute can be
+// settled from):
 //   report.json, report.md, report.html   the verdict and every check
 //   inputs/NAME                           copies of the files given on the command line
 //   host/PATH                             the host files the probes read (sysfs, /proc)
@@ -16,15 +17,15 @@
 
 #include "core/error.h"
 
-namespace gpuplan::cli {
+namespace gpuplan {
 
-struct EvidenceItem {
-  std::string name;         // path inside the bundle, "inputs/soak.csv"
-  std::string copy_from;    // a file to copy, or empty to write `text`
+struct BundleFile {
+  std::string name;       // path inside the bundle, "inputs/soak.csv"
+  std::string copy_from;  // a file to copy, or empty to write `text`
   std::string text;
 };
 
 // Writes every item, then MANIFEST.sha256 over all of them; returns the number of files.
-Result<int> write_evidence(const std::string& dir, const std::vector<EvidenceItem>& items);
+[[nodiscard]] Result<int> write_bundle(const std::string& dir, const std::vector<BundleFile>& items);
 
-}  // namespace gpuplan::cli
+}  // namespace gpuplan

@@ -1,0 +1,214 @@
+#include "accept/request.h"
+
+#include <algorithm>
+#include <filesystem>
+
+#include "core/files.h"
+#include "core/phrase.h"
+#include "core/sha256.h"
+
+namespace gpuplan::accept {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string base_name(const std::string& path) {
+  return fs::path(path).filename().string();
+}
+
+Phrase skipped_line(const telemetry::Skipped& skip) {
+  return Phrase("cli.skipped_line")
+      .fact("where", skip.file + ":" + std::to_string(skip.line))
+      .fact("why", {skip.reason});
+}
+
+// Reading one request into inputs and evidence; each step returns the first problem.
+class Preparation {
+ public:
+  Preparation(const AcceptRequest& request, probe::HostInput& host, const probe::HostView& view,
+              const catalog::Catalog& catalog, const Note& note, const telemetry::Progress& progress)
+      : request_(request), host_(host), view_(view), catalog_(catalog), note_(note), progress_(progress) {}
+
+  Result<PreparedAcceptance> run() {
+    AcceptInputs& in = out_.inputs;
+    in.host = request_.host;
+    in.facts = view_.facts;
+    in.facts_error = view_.facts_error;
+    in.kernel_log = view_.kernel_log;
+    in.kernel_log_source = view_.kernel_log_source;
+    in.nvml = view_.nvml;
+    in.nvml_error = view_.nvml_error;
+    if (auto e = summarise(request_.soak, "--soak", in.soak)) return *e;
+    if (auto e = summarise(request_.load, "--load", in.load)) return *e;
+    if (auto e = summarise(request_.archive, "--archive", in.archive)) return *e;
+    if (auto e = read_tools()) return *e;
+    if (auto e = read_benchmark()) return *e;
+    if (auto e = read_firmware()) return *e;
+    if (!request_.cuda.empty()) in.versions["cuda"] = request_.cuda;
+    if (!request_.nccl.empty()) in.versions["nccl"] = request_.nccl;
+    if (auto e = read_attachments()) return *e;
+    in.expected_gpus = request_.expected_gpus;
+    return std::move(out_);
+  }
+
+ private:
+  void keep(const std::string& name, const std::string& path) { out_.evidence.push_back({name, path, {}}); }
+
+  std::optional<Error> summarise(const std::string& path, const char* flag, std::optional<LogSummary>& out) {
+    if (path.empty()) return std::nullopt;
+    auto s = summarise_log(path, catalog_, progress_);
+    if (!s) {
+      const Error& e = s.error();
+      return Error{e.file, e.line, e.field.empty() ? flag : e.field, e.message};
+    }
+    for (const auto& skip : s->stats.skipped) note_(skipped_line(skip));
+    out = std::move(*s);
+    keep(std::string("inputs/") + (flag + 2) + "-" + base_name(path), path);
+    return std::nullopt;
+  }
+
+  // A tool's output: the file named on the command line wins over the host's capture. A named
+  // file that does not parse is bad input; a capture that does not parse is left out with a note.
+  template <class Parser>
+  auto parse_tool(const std::string& file, const char* flag, const std::string& capture, Parser parser)
+      -> Result<std::optional<std::decay_t<decltype(*parser(std::string_view()))>>> {
+    using Parsed = std::decay_t<decltype(*parser(std::string_view()))>;
+    if (!file.empty()) {
+      auto text = read_text_file(file);
+      if (!text) return Error{file, 0, flag, Phrase("cli.file.cannot_read")};
+      keep("inputs/" + base_name(file), file);
+      auto parsed = parser(*text);
+      if (!parsed) return Error{file, parsed.error().line, parsed.error().field, parsed.error().message};
+      return std::optional<Parsed>(std::move(*parsed));
+    }
+    auto it = view_.tool_outputs.find(capture);
+    if (it == view_.tool_outputs.end()) return std::optional<Parsed>();
+    auto parsed = parser(it->second);
+    if (parsed) return std::optional<Parsed>(std::move(*parsed));
+    note_(Phrase("cli.accept.capture_not_used")
+              .fact("capture", "gpuplan/tools/" + capture)
+              .fact("why", {parsed.error().phrase()}));
+    return std::optional<Parsed>();
+  }
+
+  std::optional<Error> read_tools() {
+    AcceptInputs& in = out_.inputs;
+    for (const auto& path : request_.smartctl) {
+      auto smart = parse_tool(path, "--smartctl", "", probe::parse_smartctl_json);
+      if (!smart) return smart.error();
+      in.smart.emplace_back(path, **smart);
+    }
+    if (request_.smartctl.empty())
+      for (const auto& [capture, text] : view_.tool_outputs)
+        if (capture.rfind("smartctl", 0) == 0)
+          if (auto smart = parse_tool("", "", capture, probe::parse_smartctl_json); smart && *smart)
+            in.smart.emplace_back("gpuplan/tools/" + capture, **smart);
+    auto ibstat = parse_tool(request_.ibstat, "--ibstat", "ibstat.txt", probe::parse_ibstat);
+    if (!ibstat) return ibstat.error();
+    in.ibstat = *ibstat;
+    auto topo = parse_tool(request_.topo, "--topo", "topo.txt", probe::parse_topo_matrix);
+    if (!topo) return topo.error();
+    in.topo = *topo;
+    return std::nullopt;
+  }
+
+  // G10: a benchmark's output, from a file or a command run now.
+  std::optional<Error> read_benchmark() {
+    AcceptInputs& in = out_.inputs;
+    if (request_.benchmark.empty() && request_.benchmark_cmd.empty()) return std::nullopt;
+    std::optional<std::string> text;
+    if (!request_.benchmark.empty()) {
+      auto file = read_text_file(request_.benchmark);
+      if (!file) return Error{request_.benchmark, 0, "--benchmark", Phrase("cli.file.cannot_read")};
+      text = std::move(*file);
+      in.benchmark_source = request_.benchmark;
+      keep("inputs/" + base_name(request_.benchmark), request_.benchmark);
+    } else {
+      const std::string& command = request_.benchmark_cmd;
+      if (!host_.live()) return Error{{}, 0, "--benchmark-cmd", Phrase("cli.accept.benchmark_elsewhere")};
+      note_(Phrase("cli.accept.running_benchmark").fact("command", command));
+      probe::ToolRun run = host_.run(command, kBenchmarkTimeout);
+      out_.evidence.push_back(
+          {"captures/benchmark-output.txt",
+           {},
+           "$ " + command + "\n" + run.out + "[exit status " + std::to_string(run.exit_code) + "]\n"});
+      // A benchmark that died after its warm-up lines printed a figure that proves nothing.
+      if (!run.ok())
+        return Error{{},
+                     0,
+                     "--benchmark-cmd",
+                     Phrase("cli.accept.benchmark_failed")
+                         .fact("status", std::to_string(run.exit_code))
+                         .fact("command", command)};
+      text = run.out;
+      in.benchmark_source = command;
+    }
+    in.images_per_s = parse_images_per_second(*text);
+    if (!in.images_per_s) return Error{in.benchmark_source, 0, "--benchmark", Phrase("cli.accept.no_images_per_s")};
+    return std::nullopt;
+  }
+
+  // G11: firmware images against the vendor's checksum file.
+  std::optional<Error> read_firmware() {
+    AcceptInputs& in = out_.inputs;
+    for (const auto& path : request_.firmware) {
+      auto hash = sha256_file(path);
+      if (!hash) return Error{path, 0, "--firmware", hash.error().message};
+      in.firmware.push_back({path, *hash});
+    }
+    if (request_.checksums.empty()) return std::nullopt;
+    auto text = read_text_file(request_.checksums);
+    if (!text) return Error{request_.checksums, 0, "--checksums", Phrase("cli.file.cannot_read")};
+    auto sums = parse_checksums(*text, request_.checksums);
+    if (!sums) return sums.error();
+    in.expected_sha256 = *sums;
+    in.checksum_file = request_.checksums;
+    keep("inputs/" + base_name(request_.checksums), request_.checksums);
+    return std::nullopt;
+  }
+
+  std::optional<Error> read_attachments() {
+    const auto& allowed = attachable_checks();
+    for (const auto& spec : request_.attach) {
+      const auto eq = spec.find('=');
+      const std::string check = spec.substr(0, eq);
+      if (eq == std::string::npos || std::find(allowed.begin(), allowed.end(), check) == allowed.end()) {
+        std::string checks;
+        for (const auto& c : allowed) checks += (checks.empty() ? "" : ", ") + c;
+        return Error{
+            {}, 0, "--attach", Phrase("cli.accept.attach_malformed").fact("spec", spec).fact("checks", checks)};
+      }
+      const std::string file = spec.substr(eq + 1);
+      if (!fs::is_regular_file(file)) return Error{file, 0, "--attach", Phrase("cli.file.no_such_file")};
+      auto hash = sha256_file(file);
+      if (!hash) return hash.error();
+      out_.inputs.attached[check] = file + " (sha256 " + *hash + ")";
+      keep("inputs/attached-" + check + "-" + base_name(file), file);
+    }
+    return std::nullopt;
+  }
+
+  const AcceptRequest& request_;
+  probe::HostInput& host_;
+  const probe::HostView& view_;
+  const catalog::Catalog& catalog_;
+  const Note& note_;
+  const telemetry::Progress& progress_;
+  PreparedAcceptance out_;
+};
+
+}  // namespace
+
+const std::vector<std::string>& attachable_checks() {
+  static const std::vector<std::string> checks = {"infiniband",  "firmware.versions", "soak",          "load",
+                                                  "performance", "versions",          "health.archive"};
+  return checks;
+}
+
+Result<PreparedAcceptance> prepare_acceptance(const AcceptRequest& request, probe::HostInput& host,
+                                              const probe::HostView& view, const catalog::Catalog& catalog,
+                                              const Note& note, const telemetry::Progress& progress) {
+  return Preparation(request, host, view, catalog, note, progress).run();
+}
+
+}  // namespace gpuplan::accept

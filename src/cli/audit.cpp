@@ -1,0 +1,34 @@
+// gpuplan audit: a vendor's quote checked line by line against the catalog.
+#include "plan/audit.h"
+
+#include <iostream>
+#include <memory>
+
+#include "cli/verb.h"
+#include "report/render.h"
+
+namespace gpuplan::cli {
+namespace {
+
+int run_audit(const Common& common, const std::string& file) {
+  Context ctx;
+  int rc = kOk;
+  if (!make_context(common, ctx, rc)) return rc;
+  auto quote = plan::read_vendor_quote(file);
+  if (!quote) return bad_input(quote.error());
+  if (auto problem = plan::check_parts(*quote, ctx.catalog)) return bad_input(*problem);
+  plan::AuditResult result = plan::audit_quote(*quote, ctx.catalog);
+  std::cout << report::render_audit(result, ctx.format, ctx.style);
+  return result.failed() ? kVerdictFailed : kOk;
+}
+
+}  // namespace
+
+Run add_audit(CLI::App& cmd) {
+  auto file = std::make_shared<std::string>();
+  cmd.add_option("quote", *file, ui("cli.help.audit.quote"))->required()->type_name("QUOTE.yaml");
+  cmd.footer(examples({"gpuplan audit examples/vendor-quote-padded.yaml"}));
+  return [file](const Common& common) { return run_audit(common, *file); };
+}
+
+}  // namespace gpuplan::cli

@@ -1,0 +1,40 @@
+#include "cli/host_flags.h"
+
+#include "cli/common.h"
+
+namespace gpuplan::cli {
+
+void add_host_flags(CLI::App& cmd, HostFlags& flags) {
+  cmd.add_option("--root", flags.root, ui("cli.help.host.root"))->type_name("DIR|SNAPSHOT");
+  cmd.add_option("--kernel-log", flags.kernel_log, ui("cli.help.host.kernel_log"))->type_name("FILE");
+  cmd.add_option("--nvml", flags.nvml, ui("cli.help.host.nvml"))
+      ->check(CLI::IsMember({"auto", "live", "snapshot", "off"}));
+  cmd.add_option("--host", flags.host, ui("cli.help.host.host"));
+}
+
+probe::NvmlSource nvml_source(const HostFlags& flags) {
+  probe::NvmlSource source = probe::NvmlSource::kAuto;
+  probe::parse_nvml_source(flags.nvml, source);  // CLI11 let only the four names through
+  return source;
+}
+
+Result<GatheredHost> gather(const HostFlags& flags) {
+  GatheredHost out;
+  auto input = probe::open_host(flags.root);
+  if (!input) return input.error();
+  out.input = std::move(*input);
+  out.options.kernel_log_file = flags.kernel_log;
+  out.options.nvml = nvml_source(flags);
+  auto view = probe::gather_host(*out.input, out.options);
+  if (!view) return view.error();
+  out.view = std::move(*view);
+  return out;
+}
+
+std::string host_name(const HostFlags& flags, const GatheredHost& host) {
+  if (!flags.host.empty()) return flags.host;
+  if (host.view.facts && !host.view.facts->hostname.empty()) return host.view.facts->hostname;
+  return host.input->live() ? ui("cli.this_host") : flags.root;
+}
+
+}  // namespace gpuplan::cli

@@ -1,0 +1,100 @@
+// gpuplan recommend: a workload (flags or a workload file) → the configuration that fits, priced.
+#include "plan/recommend.h"
+
+#include <fstream>
+#include <iostream>
+#include <memory>
+
+#include "cli/verb.h"
+#include "core/text.h"
+#include "plan/config.h"
+#include "plan/workload_file.h"
+#include "report/render.h"
+
+namespace gpuplan::cli {
+namespace {
+
+struct RecommendArgs {
+  std::string file, write;
+  plan::WorkloadFields fields;
+};
+
+// The fields as a workload, each problem named by its flag.
+Result<plan::Workload> workload_of(const plan::WorkloadFields& a) {
+  plan::Workload w;
+  if (a.task.empty())
+    return Error{{}, 0, "--task", Phrase("cli.value.required").fact(list_of("allowed", plan::task_names()))};
+  auto task = plan::parse_task(a.task);
+  if (!task) return Error{{}, 0, "--task", not_one_of(a.task, plan::task_names())};
+  w.task = *task;
+  if (a.params.empty()) return Error{{}, 0, "--params", Phrase("cli.value.params_required")};
+  auto params = plan::parse_params(a.params);
+  if (!params) return params.error();
+  w.params_b = *params;
+  if (a.concurrency) {
+    if (*a.concurrency < 0) return not_negative("--concurrency", *a.concurrency);
+    w.concurrency = *a.concurrency;
+  }
+  if (a.latency_ms) {
+    if (*a.latency_ms <= 0) return above("--latency-ms", *a.latency_ms);
+    w.latency_ms = a.latency_ms;
+  }
+  if (a.dataset_tb) {
+    if (*a.dataset_tb < 0) return not_negative("--dataset-tb", *a.dataset_tb);
+    w.dataset_tb = *a.dataset_tb;
+  }
+  if (a.budget) {
+    if (*a.budget <= 0) return above("--budget", *a.budget);
+    w.budget = a.budget;
+  }
+  if (!a.mode.empty()) {
+    if (a.mode != "rent" && a.mode != "buy") return Error{{}, 0, "--mode", not_one_of(a.mode, {"rent", "buy"})};
+    w.mode = a.mode == "rent" ? plan::Mode::kRent : plan::Mode::kBuy;
+  }
+  w.gpu = a.gpu;
+  return w;
+}
+
+int run_recommend(const Common& common, const RecommendArgs& args) {
+  Context ctx;
+  int rc = kOk;
+  if (!make_context(common, ctx, rc)) return rc;
+  plan::WorkloadFields fields = args.fields;
+  if (!args.file.empty()) {
+    auto merged = plan::read_workload_file(args.file, fields);
+    if (!merged) return bad_input(merged.error());
+    fields = *merged;
+  }
+  auto workload = workload_of(fields);
+  if (!workload) return bad_input(workload.error());
+  auto rec = plan::recommend(*workload, ctx.catalog);
+  if (!rec) return bad_input(rec.error());
+  if (!args.write.empty()) {
+    std::ofstream out(args.write);
+    out << plan::write_config_yaml(rec->config);
+    if (!out) return bad_input(Error{args.write, 0, "--write", Phrase("cli.file.cannot_write")});
+  }
+  std::cout << report::render_recommendation(*rec, ctx.format, ctx.style);
+  return kOk;
+}
+
+}  // namespace
+
+Run add_recommend(CLI::App& cmd) {
+  auto args = std::make_shared<RecommendArgs>();
+  plan::WorkloadFields& f = args->fields;
+  cmd.add_option("workload", args->file, ui("cli.help.recommend.workload"))->type_name("WORKLOAD.yaml");
+  cmd.add_option("--task", f.task, task_help());
+  cmd.add_option("--params", f.params, ui("cli.help.recommend.params"));
+  cmd.add_option("--concurrency", f.concurrency, ui("cli.help.recommend.concurrency"));
+  cmd.add_option("--latency-ms", f.latency_ms, ui("cli.help.recommend.latency_ms"));
+  cmd.add_option("--dataset-tb", f.dataset_tb, ui("cli.help.recommend.dataset_tb"));
+  cmd.add_option("--budget", f.budget, ui("cli.help.recommend.budget"));
+  cmd.add_option("--mode", f.mode, ui("cli.help.recommend.mode"));
+  cmd.add_option("--gpu", f.gpu, ui("cli.help.recommend.gpu"));
+  cmd.add_option("--write", args->write, ui("cli.help.recommend.write"))->type_name("FILE");
+  cmd.footer(examples({"gpuplan recommend --task finetune --params 13B --dataset-tb 2 --write my.yaml"}));
+  return [args](const Common& common) { return run_recommend(common, *args); };
+}
+
+}  // namespace gpuplan::cli

@@ -1,0 +1,213 @@
+// gpuplan usage: utilization history (logs, scrapes or Prometheus) → heatmap, pattern and the
+// strategy it calls for; `usage synth` writes a synthetic history to try it on.
+#include "usage/usage.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <fstream>
+#include <iostream>
+#include <memory>
+
+#include "cli/verb.h"
+#include "core/text.h"
+#include "core/units.h"
+#include "report/usage_render.h"
+#include "tco/scenario.h"
+#include "telemetry/hourly.h"
+#include "telemetry/prometheus.h"
+#include "usage/synth.h"
+
+namespace gpuplan::cli {
+namespace {
+
+struct UsageArgs {
+  std::vector<std::string> sources;
+  std::string prometheus, since, from, to, source_format = "auto", scenario, gpu = "a100-80gb-sxm", write_demand,
+                                           output, dmon_start;
+  int dmon_interval = 1;
+  double busy_threshold = 0;
+  bool quiet = false;
+};
+
+Error not_a_date(std::string flag, std::string got) {
+  return Error{{}, 0, std::move(flag), Phrase("cli.value.not_a_date").fact("got", std::move(got))};
+}
+
+// "2024-05-01", "2024-05-01T12:00:00" (UTC) or Unix seconds.
+std::optional<int64_t> parse_time(const std::string& s) {
+  int y = 0, mo = 0, d = 0, h = 0, mi = 0, se = 0;
+  char tail = 0;
+  if (std::sscanf(s.c_str(), "%d-%d-%dT%d:%d:%d%c", &y, &mo, &d, &h, &mi, &se, &tail) == 6 ||
+      std::sscanf(s.c_str(), "%d-%d-%d%c", &y, &mo, &d, &tail) == 3) {
+    if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || se > 60) return std::nullopt;
+    return (telemetry::days_from_civil(y, mo, d) * 24 + h) * 3600 + mi * 60 + se;
+  }
+  char* end = nullptr;
+  long long v = std::strtoll(s.c_str(), &end, 10);
+  if (!s.empty() && end && *end == 0 && v > 0) return v;
+  return std::nullopt;
+}
+
+Result<telemetry::HourlyData> query(const UsageArgs& a) {
+  telemetry::PromQuery q;
+  q.url = a.prometheus;
+  // The hour in progress is not complete: end at the last full hour.
+  const int64_t now = static_cast<int64_t>(std::time(nullptr));
+  q.to_s = now - now % 3600;
+  if (!a.to.empty()) {
+    auto t = parse_time(a.to);
+    if (!t) return not_a_date("--to", a.to);
+    q.to_s = *t;
+  }
+  if (!a.from.empty()) {
+    auto t = parse_time(a.from);
+    if (!t) return not_a_date("--from", a.from);
+    q.from_s = *t;
+  } else {
+    auto d = telemetry::parse_duration(a.since.empty() ? "90d" : a.since);
+    if (!d) return Error{{}, 0, "--since", d.error().message};
+    q.from_s = q.to_s - *d;
+  }
+  if (q.from_s >= q.to_s) return Error{{}, 0, "--from", Phrase("cli.value.from_not_before_to")};
+  return telemetry::query_prometheus(q);
+}
+
+Result<telemetry::HourlyData> read_files(const UsageArgs& a) {
+  telemetry::SourceFormat f = telemetry::SourceFormat::kAuto;
+  if (a.source_format == "smi-csv")
+    f = telemetry::SourceFormat::kSmiCsv;
+  else if (a.source_format == "dmon")
+    f = telemetry::SourceFormat::kDmon;
+  else if (a.source_format == "prom")
+    f = telemetry::SourceFormat::kPromText;
+  else if (a.source_format != "auto")
+    return Error{{}, 0, "--source-format", not_one_of(a.source_format, {"auto", "smi-csv", "dmon", "prom"})};
+  telemetry::ReadOptions read_options;
+  if (!a.dmon_start.empty()) {
+    auto t = parse_time(a.dmon_start);
+    if (!t) return not_a_date("--dmon-start", a.dmon_start);
+    read_options.dmon_start_ms = *t * 1000;
+  }
+  if (a.dmon_interval < 1 || a.dmon_interval > 86400)
+    return between("cli.value.between_seconds", "--dmon-interval", "1", "86,400", std::to_string(a.dmon_interval));
+  read_options.dmon_interval_s = a.dmon_interval;
+  return telemetry::read_hourly(a.sources, f, progress_bar(a.quiet), read_options);
+}
+
+void note_skipped(const telemetry::ReadStats& stats) {
+  std::vector<Phrase> first;  // the first line skipped, when the reader kept it
+  if (!stats.skipped.empty()) {
+    const auto& skip = stats.skipped[0];
+    first.push_back(Phrase("cli.skipped_first")
+                        .fact("where", skip.file + ":" + std::to_string(skip.line))
+                        .fact("why", {skip.reason}));
+  }
+  note(Phrase("cli.skipped_lines").fact("count", std::to_string(stats.skipped_count)).fact("first", first));
+}
+
+int run_usage(const Common& common, const UsageArgs& a) {
+  Context ctx;
+  int rc = kOk;
+  if (!make_context(common, ctx, rc, /*html_ok=*/true)) return rc;
+  if (a.sources.empty() == a.prometheus.empty()) return bad_input(Phrase("cli.usage.needs_input"));
+  if (!(a.busy_threshold >= 0 && a.busy_threshold <= 100))
+    return bad_input(between("cli.value.between_percent", "--busy-threshold", "0", "100", shown(a.busy_threshold)));
+  Result<telemetry::HourlyData> data = a.prometheus.empty() ? read_files(a) : query(a);
+  if (!data) return bad_input(data.error());
+  usage::Options options;
+  options.busy_threshold_pct = a.busy_threshold;
+  options.gpu = a.gpu;
+  if (!ctx.catalog.find("gpu", a.gpu))
+    return bad_input(Error{{}, 0, "--gpu", unknown_id("gpu", a.gpu, ctx.catalog.ids_of_kind("gpu"))});
+  if (!a.scenario.empty()) {
+    auto sc = tco::read_scenario(a.scenario, ctx.catalog);
+    if (!sc) return bad_input(sc.error());
+    options.scenario = *sc;
+  }
+  usage::UsageResult result = usage::analyse(*data, options, ctx.catalog);
+  if (!a.quiet && data->stats.skipped_count > 0) note_skipped(data->stats);
+  if (!a.write_demand.empty()) {
+    std::ofstream out(a.write_demand);
+    out << usage::demand_csv(result);
+    if (!out) return bad_input(Error{a.write_demand, 0, "--write-demand", Phrase("cli.file.cannot_write")});
+  }
+  return emit(report::render_usage(result, ctx.format, ctx.style), a.output);
+}
+
+struct SynthArgs {
+  std::string pattern = "steady", format = "smi-csv", interval = "1s", output;
+  int gpus = 8, days = 7;
+  unsigned seed = 1;
+};
+
+int run_synth(const SynthArgs& a) {
+  usage::SynthOptions o;
+  if (!usage::parse_synth_pattern(a.pattern, o.pattern))
+    return bad_input(
+        Error{{}, 0, "--pattern", not_one_of(a.pattern, {"idle", "steady", "nightly-peak", "weekly-burst"})});
+  if (!usage::parse_synth_format(a.format, o.format))
+    return bad_input(Error{{}, 0, "--format", not_one_of(a.format, {"smi-csv", "dmon", "prom", "openmetrics"})});
+  auto interval = parse_quantity(a.interval, Dimension::kTime, "s");
+  if (!interval || *interval * 3600 < 1 - 1e-9 || std::fmod(*interval * 3600, 1) > 1e-9)
+    return bad_input(Error{{}, 0, "--interval", Phrase("cli.value.not_whole_seconds").fact("got", a.interval)});
+  if (a.gpus < 1 || a.gpus > 1024)
+    return bad_input(between("cli.value.between", "--gpus", "1", "1,024", std::to_string(a.gpus)));
+  if (a.days < 1 || a.days > 3660)
+    return bad_input(between("cli.value.between", "--days", "1", "3,660", std::to_string(a.days)));
+  o.interval_s = static_cast<int>(std::lround(*interval * 3600));
+  o.gpus = a.gpus;
+  o.days = a.days;
+  o.seed = a.seed;
+  if (a.output.empty()) {
+    usage::synthesize(o, std::cout);
+    return kOk;
+  }
+  std::ofstream out(a.output, std::ios::binary);
+  usage::synthesize(o, out);
+  if (!out) return bad_input(Error{a.output, 0, "--output", Phrase("cli.file.cannot_write")});
+  return kOk;
+}
+
+CLI::App* add_synth(CLI::App& usage, SynthArgs& sa) {
+  CLI::App* synth = usage.add_subcommand("synth", ui("cli.help.synth"));
+  synth->add_option("--pattern", sa.pattern, ui("cli.help.synth.pattern"));
+  synth->add_option("--gpus", sa.gpus, ui("cli.help.synth.gpus"));
+  synth->add_option("--days", sa.days, ui("cli.help.synth.days"));
+  synth->add_option("--interval", sa.interval, ui("cli.help.synth.interval"));
+  synth->add_option("--format", sa.format, ui("cli.help.synth.format"));
+  synth->add_option("--seed", sa.seed, ui("cli.help.synth.seed"));
+  synth->add_option("--output", sa.output, ui("cli.help.synth.output"))->type_name("FILE");
+  synth->footer(examples({"gpuplan usage synth --pattern nightly-peak --gpus 8 --days 14 > nightly.csv"}));
+  return synth;
+}
+
+}  // namespace
+
+Run add_usage(CLI::App& cmd) {
+  auto ua = std::make_shared<UsageArgs>();
+  cmd.add_option("sources", ua->sources, ui("cli.help.usage.sources"));
+  cmd.add_option("--prometheus", ua->prometheus, ui("cli.help.usage.prometheus"))->type_name("URL");
+  cmd.add_option("--since", ua->since, ui("cli.help.usage.since"));
+  cmd.add_option("--from", ua->from, ui("cli.help.usage.from"));
+  cmd.add_option("--to", ua->to, ui("cli.help.usage.to"));
+  cmd.add_option("--source-format", ua->source_format, ui("cli.help.usage.source_format"));
+  cmd.add_option("--dmon-start", ua->dmon_start, ui("cli.help.usage.dmon_start"));
+  cmd.add_option("--dmon-interval", ua->dmon_interval, ui("cli.help.usage.dmon_interval"));
+  cmd.add_option("--busy-threshold", ua->busy_threshold, ui("cli.help.usage.busy_threshold"));
+  cmd.add_option("--scenario", ua->scenario, ui("cli.help.usage.scenario"))->type_name("FILE");
+  cmd.add_option("--gpu", ua->gpu, ui("cli.help.usage.gpu"));
+  cmd.add_option("--write-demand", ua->write_demand, ui("cli.help.usage.write_demand"))->type_name("FILE");
+  cmd.add_option("--output", ua->output, ui("cli.help.output"))->type_name("FILE");
+  cmd.add_flag("--quiet", ua->quiet, ui("cli.help.usage.quiet"));
+  cmd.footer(examples({"gpuplan usage gpu-*.csv.gz",
+                       "gpuplan usage --prometheus http://127.0.0.1:9090 --since 90d --format html --output usage.html",
+                       "gpuplan usage synth --pattern nightly-peak --gpus 8 --days 14 > nightly.csv"}));
+  auto sa = std::make_shared<SynthArgs>();
+  CLI::App* synth = add_synth(cmd, *sa);
+  synth->fallthrough();
+  return [ua, sa, synth](const Common& common) { return *synth ? run_synth(*sa) : run_usage(common, *ua); };
+}
+
+}  // namespace gpuplan::cli

@@ -1,0 +1,32 @@
+#include "plan/workload_file.h"
+
+#include "core/yaml_reader.h"
+
+namespace gpuplan::plan {
+
+Result<WorkloadFields> read_workload_file(const std::string& path, WorkloadFields given) {
+  auto text = read_text_file(path);
+  if (!text) return text.error();
+  WorkloadFields& w = given;
+  try {
+    YamlReader r(path);
+    YAML::Node root = r.load(*text);
+    r.check_keys(root, "", {"task", "params", "concurrency", "latency_ms", "dataset_tb", "budget", "mode", "gpu"});
+    auto str = [&](const char* k, std::string& out) {
+      if (root[k] && out.empty()) out = r.text(root[k], k);
+    };
+    str("task", w.task);
+    str("params", w.params);
+    str("mode", w.mode);
+    str("gpu", w.gpu);
+    if (root["concurrency"] && !w.concurrency) w.concurrency = r.count(root["concurrency"], "concurrency", 0);
+    if (root["latency_ms"] && !w.latency_ms) w.latency_ms = r.non_negative(root["latency_ms"], "latency_ms");
+    if (root["dataset_tb"] && !w.dataset_tb) w.dataset_tb = r.non_negative(root["dataset_tb"], "dataset_tb");
+    if (root["budget"] && !w.budget) w.budget = r.non_negative(root["budget"], "budget");
+  } catch (const ParseFailure& f) {
+    return f.error;
+  }
+  return given;
+}
+
+}  // namespace gpuplan::plan

@@ -1,0 +1,170 @@
+#include "probe/gather.h"
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "core/files.h"
+
+namespace gpuplan::probe {
+namespace {
+
+// Where a snapshot or fixture keeps gpuplan's own captures.
+const std::string kCaptureDir = "/gpuplan";
+
+std::string json_text(const nlohmann::json& j) {
+  return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
+// Kernel log: the named file, else the snapshot's capture, else the live log.
+std::optional<Error> read_kernel_log(HostInput& host, const GatherOptions& options, HostView& view) {
+  if (!options.kernel_log_file.empty()) {
+    auto text = read_text_file(options.kernel_log_file);
+    if (!text) return Error{options.kernel_log_file, 0, "--kernel-log", Phrase("cli.file.cannot_read")};
+    view.kernel_log_text = *text;
+    view.kernel_log_source = options.kernel_log_file;
+  } else if (!host.live()) {
+    if (auto text = host.fs().read(kCaptureDir + "/kernel.log")) {
+      view.kernel_log_text = *text;
+      view.kernel_log_source = "gpuplan/kernel.log";
+    }
+  } else if (auto live = host.live_kernel_log()) {
+    view.kernel_log_text = std::move(live->text);
+    view.kernel_log_source = std::move(live->source);
+  }
+  if (!view.kernel_log_source.empty()) view.kernel_log = parse_kernel_log(view.kernel_log_text);
+  return std::nullopt;
+}
+
+// NVML: the snapshot's facts offline, the library live.
+std::optional<Error> read_nvml(HostInput& host, NvmlSource source, HostView& view) {
+  if (source == NvmlSource::kOff) {
+    view.nvml_error = Phrase("accept.nvml.off");
+    return std::nullopt;
+  }
+  const bool live = source == NvmlSource::kLive || (source == NvmlSource::kAuto && host.live());
+  if (live) {
+    auto facts = host.nvml_facts();
+    if (!facts) {
+      view.nvml_error = facts.error().phrase();
+      return std::nullopt;
+    }
+    view.nvml = std::move(*facts);
+    view.nvml_json = json_text(nvml::facts_to_json(*view.nvml));
+    return std::nullopt;
+  }
+  const std::string file = kCaptureDir + "/nvml.json";
+  auto text = host.fs().read(file);
+  if (!text) {
+    view.nvml_error = Phrase("accept.nvml.not_in_snapshot");
+    return std::nullopt;
+  }
+  auto j = nlohmann::json::parse(*text, nullptr, false);
+  if (j.is_discarded()) return Error{host.fs().real(file), 0, {}, Phrase("cli.file.not_json")};
+  auto parsed = nvml::facts_from_json(j, host.fs().real(file));
+  if (!parsed) return parsed.error();
+  view.nvml = std::move(*parsed);
+  view.nvml_json = *text;
+  return std::nullopt;
+}
+
+// A tool's output worth keeping: it ran and succeeded (a failing nvidia-smi prints its complaint
+// on stdout; that is no topology).
+void keep_tool_output(HostInput& host, const std::string& command, const std::string& capture, HostView& view) {
+  if (ToolRun r = host.run(command, kToolTimeout); r.ok() && !r.out.empty()) view.tool_outputs[capture] = r.out;
+}
+
+// Optional tools: the snapshot's captures offline, the tools themselves live when installed.
+void read_tools(HostInput& host, HostView& view) {
+  if (!host.live()) {
+    for (const std::string& name : host.fs().list(kCaptureDir + "/tools"))
+      if (auto text = host.fs().read(kCaptureDir + "/tools/" + name)) view.tool_outputs[name] = *text;
+    return;
+  }
+  if (host.has_tool("ibstat")) keep_tool_output(host, "ibstat", "ibstat.txt", view);
+  if (host.has_tool("nvidia-smi")) {
+    keep_tool_output(host, "nvidia-smi topo -m", "topo.txt", view);
+    keep_tool_output(host, "nvidia-smi nvlink --status", "nvlink-status.txt", view);
+  }
+  if (!host.has_tool("smartctl") || !view.facts) return;
+  for (const auto& n : view.facts->nvme) {
+    // smartctl's exit status is a bit mask of health findings: keep any JSON it printed.
+    ToolRun r = host.run("smartctl --json -a /dev/" + n.name, kToolTimeout);
+    if (r.started && !r.timed_out && !r.out.empty() && r.out.front() == '{')
+      view.tool_outputs["smartctl-" + n.name + ".json"] = r.out;
+  }
+}
+
+}  // namespace
+
+bool parse_nvml_source(const std::string& name, NvmlSource& out) {
+  if (name == "auto")
+    out = NvmlSource::kAuto;
+  else if (name == "live")
+    out = NvmlSource::kLive;
+  else if (name == "snapshot")
+    out = NvmlSource::kSnapshot;
+  else if (name == "off")
+    out = NvmlSource::kOff;
+  else
+    return false;
+  return true;
+}
+
+Result<HostView> gather_host(HostInput& host, const GatherOptions& options) {
+  HostView view;
+  auto facts = probe_host(host.fs());
+  if (facts)
+    view.facts = std::move(*facts);
+  else
+    view.facts_error = facts.error().phrase();
+  if (auto e = read_kernel_log(host, options, view)) return *e;
+  if (auto e = read_nvml(host, options.nvml, view)) return *e;
+  read_tools(host, view);
+  return view;
+}
+
+SnapshotContent snapshot_content(const HostInput& host, const HostView& view) {
+  SnapshotContent content;
+  content.host_files = host.fs().files_read();
+  if (view.facts) {
+    const HostFacts& facts = *view.facts;
+    content.link_dirs.push_back("/sys/bus/pci/devices");
+    for (const auto& [group, members] : facts.iommu_groups)
+      content.link_dirs.push_back("/sys/kernel/iommu_groups/" + std::to_string(group) + "/devices");
+    for (const auto& d : facts.pci.devices) {
+      content.host_files.push_back("/sys/bus/pci/devices/" + d.address + "/driver");
+      content.host_files.push_back("/sys/bus/pci/devices/" + d.address + "/iommu_group");
+    }
+    content.link_dirs.push_back("/sys/class/infiniband");
+    for (const auto& port : facts.ib_ports)
+      content.host_files.push_back("/sys/class/infiniband/" + port.device + "/device");
+    content.link_dirs.push_back("/sys/class/nvme");
+    for (const auto& n : facts.nvme) content.host_files.push_back("/sys/class/nvme/" + n.name + "/device");
+  }
+  if (!view.kernel_log_source.empty()) content.captures["kernel.log"] = view.kernel_log_text;
+  if (!view.nvml_json.empty()) content.captures["nvml.json"] = view.nvml_json;
+  for (const auto& [tool, out] : view.tool_outputs) content.captures["tools/" + tool] = out;
+  return content;
+}
+
+std::vector<BundleFile> host_evidence(const HostInput& host, const HostView& view, const GatherOptions& options) {
+  std::vector<BundleFile> files;
+  if (!options.kernel_log_file.empty())
+    files.push_back(
+        {"inputs/" + std::filesystem::path(options.kernel_log_file).filename().string(), options.kernel_log_file, {}});
+  else if (!view.kernel_log_source.empty())
+    files.push_back({"captures/kernel.log", {}, view.kernel_log_text});
+  if (!view.nvml_json.empty()) files.push_back({"captures/nvml.json", {}, view.nvml_json});
+  for (const auto& [tool, out] : view.tool_outputs) files.push_back({"captures/tools/" + tool, {}, out});
+  // The bytes the checks judged (a live AER or ECC counter may have moved since).
+  for (const auto& file : host.fs().files_read()) {
+    if (file.rfind(kCaptureDir, 0) == 0) continue;
+    auto content = host.fs().first_read(file);
+    if (!content)
+      if (auto text = read_text_file(host.fs().real(file))) content = std::move(*text);
+    if (content) files.push_back({"host" + file, {}, *content});
+  }
+  return files;
+}
+
+}  // namespace gpuplan::probe

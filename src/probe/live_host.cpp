@@ -1,0 +1,114 @@
+// The live host: the machine gpuplan runs on, its files under "/".
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <array>
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <sstream>
+
+#include "probe/host_input.h"
+#include "probe/machine.h"
+
+namespace gpuplan::probe {
+namespace {
+
+// 'text' for sh, with each ' written as '\''.
+std::string shell_quote(const std::string& text) {
+  std::string out = "'";
+  for (char ch : text) out += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
+  return out + "'";
+}
+
+// coreutils `timeout` exits with this status when it had to stop the command.
+constexpr int kTimedOutStatus = 124;
+
+// /dev/kmsg records, read without blocking; "" when the device cannot be opened.
+std::string read_kmsg() {
+  const int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK);
+  if (fd < 0) return {};
+  std::string text;
+  std::array<char, 8192> record{};
+  for (;;) {
+    const ssize_t n = read(fd, record.data(), record.size());
+    if (n > 0) {
+      text.append(record.data(), static_cast<size_t>(n));
+      if (text.back() != '\n') text += '\n';
+    } else if (n < 0 && errno == EPIPE) {
+      continue;  // the oldest records were overwritten while reading: go on with the next
+    } else {
+      break;  // EAGAIN: no more records
+    }
+  }
+  close(fd);
+  return text;
+}
+
+class LiveHost final : public HostInput {
+ public:
+  LiveHost() : fs_("/") {}
+
+  const HostFs& fs() const override { return fs_; }
+  bool live() const override { return true; }
+
+  std::optional<KernelLogText> live_kernel_log() override {
+    if (std::string text = read_kmsg(); !text.empty()) return KernelLogText{std::move(text), "/dev/kmsg"};
+    if (ToolRun r = run("dmesg", std::chrono::seconds(120)); r.ok() && !r.out.empty())
+      return KernelLogText{std::move(r.out), "dmesg"};
+    return std::nullopt;
+  }
+
+  bool has_tool(const std::string& name) override {
+    const char* path = std::getenv("PATH");
+    std::stringstream dirs(path ? path : "");
+    std::string dir;
+    while (std::getline(dirs, dir, ':'))
+      if (!dir.empty() && access((dir + "/" + name).c_str(), X_OK) == 0) return true;
+    return false;
+  }
+
+  ToolRun run(const std::string& command, std::chrono::seconds timeout) override {
+    ToolRun r;
+    const std::string line = "timeout " + std::to_string(timeout.count()) + " sh -c " + shell_quote(command) + " 2>&1";
+    FILE* pipe = popen(line.c_str(), "r");
+    if (!pipe) return r;
+    r.started = true;
+    std::array<char, 4096> buffer{};
+    size_t n;
+    while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0) r.out.append(buffer.data(), n);
+    const int status = pclose(pipe);
+    r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    r.timed_out = r.exit_code == kTimedOutStatus;
+    return r;
+  }
+
+  Result<nvml::NvmlFacts> nvml_facts() override { return machine::nvml_facts(); }
+  Result<NvmlSamples> sample_nvml(std::chrono::milliseconds duration, std::chrono::milliseconds interval,
+                                  const SampleProgress& progress) override {
+    return machine::sample_nvml(duration, interval, progress);
+  }
+  std::chrono::system_clock::time_point now() override { return machine::now(); }
+
+ private:
+  HostFs fs_;
+};
+
+}  // namespace
+
+std::unique_ptr<HostInput> live_host() {
+  return std::make_unique<LiveHost>();
+}
+
+std::string iso_utc(std::chrono::system_clock::time_point t) {
+  const std::time_t s = std::chrono::system_clock::to_time_t(t);
+  std::tm tm{};
+  gmtime_r(&s, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+}  // namespace gpuplan::probe
