@@ -1,3 +1,5 @@
+// The byte sources of byte_source.h (a file range, read or mapped; a gzip stream through zlib),
+// opening a log file, and readers.h's is_gzip_file.
 #include "telemetry/byte_source.h"
 
 #include <fcntl.h>

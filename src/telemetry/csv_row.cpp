@@ -1,3 +1,4 @@
+// The out-of-line part of csv_row.h: cutting the rare unfinished last line of a file.
 #include "telemetry/csv_row.h"
 
 namespace gpuplan::telemetry::detail {

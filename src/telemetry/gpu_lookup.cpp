@@ -1,3 +1,4 @@
+// readers.h's GpuRegistry ("host/gpu" names → ids) and gpu_lookup.h's host_of.
 #include "telemetry/gpu_lookup.h"
 
 #include <filesystem>

@@ -1,3 +1,5 @@
+// The general number parsers behind number_parse.h's inline fast forms: decimals with signs,
+// fractions and exponents, missing values ("[N/A]", "-"), units, and hex reason bits.
 #include "telemetry/number_parse.h"
 
 #include <charconv>

@@ -63,8 +63,10 @@ Result<SourceFormat> detect_format(const std::string& path) {
   ssize_t got = (*src)->source->read(head.data(), head.size());
   if (got < 0) return Error{path, 0, {}, Phrase("error.file.read_failed")};
   std::string_view text(head.data(), static_cast<size_t>(got));
-  if (text.find("timestamp") != std::string_view::npos && text.find(',') != std::string_view::npos) return SourceFormat::kSmiCsv;
-  if (text.find("# TYPE") != std::string_view::npos || text.find("DCGM_FI_") != std::string_view::npos) return SourceFormat::kPromText;
+  if (text.find("timestamp") != std::string_view::npos && text.find(',') != std::string_view::npos)
+    return SourceFormat::kSmiCsv;
+  if (text.find("# TYPE") != std::string_view::npos || text.find("DCGM_FI_") != std::string_view::npos)
+    return SourceFormat::kPromText;
   if (!text.empty() && text[0] == '#' && text.find("gpu") != std::string_view::npos) return SourceFormat::kDmon;
   return Error{path, 1, {}, Phrase("error.log.unknown_format")};
 }
@@ -94,10 +96,14 @@ Result<ReadStats> read_samples(const std::string& path, SourceFormat format, Gpu
   auto src = detail::open_source(path);
   if (!src) return src.error();
   switch (format) {
-    case SourceFormat::kSmiCsv: return detail::read_smi_csv_file(path, **src, gpus, sink, progress, options);
-    case SourceFormat::kDmon: return detail::read_dmon_file(path, **src, gpus, sink, progress, options);
-    case SourceFormat::kPromText: return detail::read_prom_scrape(path, **src, gpus, sink, progress);
-    case SourceFormat::kAuto: break;
+    case SourceFormat::kSmiCsv:
+      return detail::read_smi_csv_file(path, **src, gpus, sink, progress, options);
+    case SourceFormat::kDmon:
+      return detail::read_dmon_file(path, **src, gpus, sink, progress, options);
+    case SourceFormat::kPromText:
+      return detail::read_prom_scrape(path, **src, gpus, sink, progress);
+    case SourceFormat::kAuto:
+      break;
   }
   return Error{path, 0, {}, Phrase("error.log.unknown_format")};
 }

@@ -1,3 +1,6 @@
+// The nvidia-smi CSV reader's general path (see smi_csv_parser.h): the header, row() and its
+// skips, and the entry points: read_samples' reader, and readers.h's read_smi_csv_range and
+// is_smi_csv_header.
 #include <fcntl.h>
 #include <unistd.h>
 
