@@ -1,0 +1,153 @@
+// The Prometheus text-format reader, for scrapes of dcgm-exporter: the DCGM_FI_DEV_* gauges
+// usage reads (utilization, memory used, temperature, power, SM clock) become one Sample each,
+// the GPU named by its Hostname (else instance, else the file's name) and gpu (else UUID)
+// labels. A line without a timestamp takes the time in the file's name.
+#include <charconv>
+#include <cmath>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <system_error>
+
+#include "telemetry/format_readers.h"
+#include "telemetry/gpu_lookup.h"
+#include "telemetry/text_scan.h"
+
+namespace gpuplan::telemetry::detail {
+namespace {
+
+namespace fs = std::filesystem;
+
+class PromParser {
+ public:
+  PromParser(const std::string& file, GpuRegistry& registry, SampleSink& sink, ReadStats& stats,
+             std::optional<int64_t> file_time_ms)
+      : file_(file), registry_(registry), sink_(sink), stats_(stats), file_time_ms_(file_time_ms) {}
+
+  void line(std::string_view line, int64_t number, bool complete) {
+    ++stats_.lines;
+    line = trim(line);
+    if (line.empty() || line[0] == '#') return;
+    size_t name_end = line.find_first_of("{ ");
+    if (name_end == std::string_view::npos) return bad(number, complete, "skip.no_value");
+    std::string_view name = line.substr(0, name_end);
+    int field = metric_field(name);
+    if (field < 0) return;  // a metric usage does not need
+    std::string_view labels, rest = line.substr(name_end);
+    if (rest[0] == '{') {
+      size_t close = rest.find('}');
+      if (close == std::string_view::npos) return bad(number, complete, "skip.unclosed_labels");
+      labels = rest.substr(1, close - 1);
+      rest = rest.substr(close + 1);
+    }
+    rest = trim(rest);
+    size_t space = rest.find(' ');
+    std::string_view value_text = rest.substr(0, space);
+    double value = 0;
+    auto [vend, vec] = std::from_chars(value_text.data(), value_text.data() + value_text.size(), value);
+    if (vec != std::errc() || vend != value_text.data() + value_text.size())
+      return bad(number, complete, "skip.bad_value");
+    if (!std::isfinite(value)) return;  // NaN: no reading
+    Sample s;
+    if (space != std::string_view::npos) {
+      std::string_view ts = trim(rest.substr(space + 1));
+      int64_t t = 0;
+      auto [tend, tec] = std::from_chars(ts.data(), ts.data() + ts.size(), t);
+      if (tec != std::errc() || tend != ts.data() + ts.size()) return bad(number, complete, "skip.bad_prom_timestamp");
+      s.time_ms = t;
+    } else if (file_time_ms_) {
+      s.time_ms = *file_time_ms_;
+    } else {
+      return bad(number, complete, "skip.no_prom_timestamp");
+    }
+    std::string host = label(labels, "Hostname"), gpu = label(labels, "gpu");
+    if (host.empty()) host = label(labels, "instance");
+    if (host.empty()) host = host_of(file_);
+    if (gpu.empty()) gpu = label(labels, "UUID");
+    s.gpu = registry_.id(host, gpu);
+    const float v = static_cast<float>(value);
+    switch (field) {
+      case 0:
+        s.utilization_pct = v;
+        break;
+      case 1:
+        s.memory_used_mib = v;
+        break;
+      case 2:
+        s.temperature_c = v;
+        break;
+      case 3:
+        s.power_w = v;
+        break;
+      case 4:
+        s.sm_clock_mhz = v;
+        break;
+    }
+    ++stats_.samples;
+    sink_.add(s);
+  }
+
+ private:
+  static int metric_field(std::string_view name) {
+    if (name == "DCGM_FI_DEV_GPU_UTIL") return 0;
+    if (name == "DCGM_FI_DEV_FB_USED") return 1;
+    if (name == "DCGM_FI_DEV_GPU_TEMP") return 2;
+    if (name == "DCGM_FI_DEV_POWER_USAGE") return 3;
+    if (name == "DCGM_FI_DEV_SM_CLOCK") return 4;
+    return -1;
+  }
+
+  static std::string label(std::string_view labels, std::string_view key) {
+    size_t i = 0;
+    while (i < labels.size()) {
+      size_t eq = labels.find('=', i);
+      if (eq == std::string_view::npos || eq + 1 >= labels.size() || labels[eq + 1] != '"') return {};
+      std::string_view k = trim(labels.substr(i, eq - i));
+      size_t close = labels.find('"', eq + 2);
+      if (close == std::string_view::npos) return {};
+      if (k == key) return std::string(labels.substr(eq + 2, close - eq - 2));
+      i = labels.find(',', close);
+      if (i == std::string_view::npos) break;
+      ++i;
+    }
+    return {};
+  }
+
+  void bad(int64_t number, bool complete, const char* why) {
+    stats_.skip(file_, number, Phrase(complete ? why : "skip.truncated"));
+  }
+
+  const std::string& file_;
+  GpuRegistry& registry_;
+  SampleSink& sink_;
+  ReadStats& stats_;
+  std::optional<int64_t> file_time_ms_;
+};
+
+// A scrape file's time from the digits in its name (Unix seconds or milliseconds).
+std::optional<int64_t> time_from_name(const std::string& path) {
+  std::string name = fs::path(path).filename().string();
+  std::string digits_only;
+  for (char c : name)
+    if (c >= '0' && c <= '9')
+      digits_only += c;
+    else if (!digits_only.empty() && digits_only.size() >= 10)
+      break;
+    else
+      digits_only.clear();
+  if (digits_only.size() == 10) return std::stoll(digits_only) * 1000;
+  if (digits_only.size() == 13) return std::stoll(digits_only);
+  return std::nullopt;
+}
+
+}  // namespace
+
+Result<ReadStats> read_prom_scrape(const std::string& path, OpenedSource& src, GpuRegistry& gpus, SampleSink& sink,
+                                   const Progress& progress) {
+  ReadStats stats;
+  PromParser parser(path, gpus, sink, stats, time_from_name(path));
+  return run_parser(path, parser, stats, src, progress);
+}
+
+}  // namespace gpuplan::telemetry::detail
