@@ -11,6 +11,7 @@
 #include <regex>
 #include <set>
 
+#include "accept/check_helpers.h"
 #include "accept/pci_address.h"
 #include "core/civil_time.h"
 #include "core/money.h"
@@ -21,200 +22,16 @@
 namespace gpuplan::accept {
 
 // ---------------------------------------------------------------------------------------------
-// Parsers for the buyer's files
-
-namespace {
-
-std::string base_name(std::string_view path) {
-  size_t slash = path.find_last_of("/\\");
-  return std::string(slash == std::string_view::npos ? path : path.substr(slash + 1));
-}
-
-bool is_sha256(std::string_view s) {
-  return s.size() == 64 &&
-         std::all_of(s.begin(), s.end(), [](char c) { return std::isxdigit(static_cast<unsigned char>(c)); });
-}
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
-}
-
-}  // namespace
-
-Result<std::map<std::string, std::string>> parse_checksums(std::string_view text, const std::string& file) {
-  std::map<std::string, std::string> out;
-  int line_no = 0;
-  size_t at = 0;
-  while (at <= text.size()) {
-    size_t end = text.find('\n', at);
-    if (end == std::string_view::npos) end = text.size();
-    std::string_view line = trim(text.substr(at, end - at));
-    ++line_no;
-    at = end + 1;
-    if (line.empty() || line.front() == '#') continue;
-    std::string hash, name;
-    // BSD style, as `sha256sum --tag` and macOS `shasum` write it: "SHA256 (name) = hex".
-    if (line.rfind("SHA256 (", 0) == 0) {
-      size_t close = line.rfind(") = ");
-      if (close != std::string_view::npos) {
-        name = std::string(line.substr(8, close - 8));
-        hash = std::string(trim(line.substr(close + 4)));
-      }
-    } else {
-      size_t space = line.find_first_of(" \t");
-      if (space != std::string_view::npos) {
-        hash = std::string(line.substr(0, space));
-        std::string_view rest = trim(line.substr(space));
-        if (!rest.empty() && rest.front() == '*') rest.remove_prefix(1);  // binary-mode marker
-        name = std::string(rest);
-      }
-    }
-    if (!is_sha256(hash) || name.empty()) return Error{file, line_no, "", Phrase("error.checksums.malformed")};
-    out[base_name(name)] = lower(hash);
-  }
-  return out;
-}
-
-namespace {
-
-// Benchmark lines are short ("total images/sec: 1875.30"); std::regex recurses once per character
-// it matches, so a multi-megabyte line (a progress bar without newlines, binary junk) could
-// overflow the stack. Longer lines are skipped unread.
-constexpr size_t kMaxBenchmarkLine = 1024;
-
-// "14,800" → 14800; nullopt when the number does not fit a finite double (a 400-digit figure).
-std::optional<double> figure_value(std::string digits) {
-  digits.erase(std::remove(digits.begin(), digits.end(), ','), digits.end());
-  double v = 0;
-  auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), v);
-  if (ec != std::errc() || end != digits.data() + digits.size() || !std::isfinite(v)) return std::nullopt;
-  return v;
-}
-
-}  // namespace
-
-std::optional<double> parse_images_per_second(std::string_view text) {
-  // "images/sec: 1875.3" (tf_cnn_benchmarks) names the figure after its label; "1875 img/s" and
-  // "throughput: 14800 images/s" after the number. A label followed by ':' belongs to the first
-  // form, so "100 images/sec: 1870" (a step number before the label) is not read as 100.
-  static const std::regex label_first(
-      R"((?:images?|img)s?\s*(?:/|per\s+)\s*s(?:ec(?:ond)?)?\s*[:=]\s*([0-9][0-9,]*(?:\.[0-9]+)?))", std::regex::icase);
-  static const std::regex number_first(
-      R"(([0-9][0-9,]*(?:\.[0-9]+)?)\s*(?:images?|img)s?\s*(?:/|per\s+)\s*s(?:ec(?:ond)?)?\b(?!\s*[:=]))",
-      std::regex::icase);
-  std::optional<double> best;
-  size_t at = 0;
-  while (at < text.size()) {
-    size_t end = text.find('\n', at);
-    if (end == std::string_view::npos) end = text.size();
-    const std::string_view line = text.substr(at, end - at);
-    at = end + 1;
-    if (line.size() > kMaxBenchmarkLine) continue;
-    // The figure furthest right on the line; lines come in order, so the last line's wins.
-    std::optional<double> in_line;
-    std::ptrdiff_t best_at = -1;
-    const std::string s(line);
-    for (const std::regex* re : {&label_first, &number_first}) {
-      for (auto it = std::sregex_iterator(s.begin(), s.end(), *re); it != std::sregex_iterator(); ++it) {
-        std::ptrdiff_t pos = it->position(1);
-        if (pos < best_at) continue;
-        auto v = figure_value((*it)[1].str());
-        if (!v) continue;
-        in_line = v;
-        best_at = pos;
-      }
-    }
-    if (in_line) best = in_line;
-  }
-  return best;
-}
-
-// ---------------------------------------------------------------------------------------------
 // The checks. Each says what it saw as phrases (ids "accept.*", worded in report/messages) and
 // leaves its evidence as phrases too; a raw input line is quoted as it is.
 
 namespace {
 
-using catalog::Catalog;
-using catalog::Entry;
-using probe::PciDevice;
-using probe::PciKind;
-
-// More evidence lines than this are summarised as "… N more": a flapping link can log thousands.
-constexpr size_t kMaxEvidence = 20;
-
-std::string num(double v, int decimals = 0) {
-  return format_number(v, decimals);
-}
-std::string count(int64_t v) {
-  return format_number(static_cast<double>(v));
-}
-std::string percent(double share) {
-  return num(share * 100, 1) + "%";
-}
-
-std::string clock_time(int64_t ms) {
-  return civil_from_ms(ms).date_time();
-}
-
-Phrase phrase(const char* key) {
-  return Phrase(key);
-}
-
-void add_capped(std::vector<Phrase>& evidence, const std::vector<Phrase>& lines) {
-  for (size_t i = 0; i < lines.size() && i < kMaxEvidence; ++i) evidence.push_back(lines[i]);
-  if (lines.size() > kMaxEvidence)
-    evidence.push_back(phrase("accept.ev.more").fact("count", std::to_string(lines.size() - kMaxEvidence)));
-}
-
-// The check cannot run without `what`: needs-evidence, and the note says what would settle it.
-void needs(Finding& c, Phrase what) {
-  c.severity = Severity::kNeedsEvidence;
-  c.note(std::move(what));
-}
+using namespace detail;
 
 // A phrase quoting a line of input as it is, prefixed by where it was read.
 Phrase quoted_line(const std::string& file, int64_t line, const std::string& text) {
   return phrase("accept.ev.line").fact("file", file).fact("line", std::to_string(line)).fact("text", text);
-}
-
-// The kernel log as its source names it (a file, /dev/kmsg, dmesg); the CLI always sets it.
-std::string log_name(const AcceptInputs& in) {
-  return in.kernel_log_source.empty() ? "—" : in.kernel_log_source;
-}
-
-// Whether the kernel log can be trusted to show every event: a log in no form gpuplan reads had
-// none of its events read (needs-evidence), one with more malformed lines than
-// accept.kernel_log.max_malformed_share may hide events in them (warn). Raises `c` and notes why.
-void judge_kernel_log(const AcceptInputs& in, const Catalog& cat, Finding& c) {
-  if (!in.kernel_log) return;
-  const probe::KernelLog& log = *in.kernel_log;
-  const size_t malformed = log.malformed_lines.size();
-  if (log.format == probe::KernelLogFormat::kUnknown) {
-    escalate(c.severity, Severity::kNeedsEvidence);
-    if (malformed == 0)
-      c.note(phrase("accept.klog.empty").fact("log", log_name(in)).fact("lines", std::to_string(log.lines)));
-    else
-      c.note(phrase("accept.klog.unreadable")
-                 .fact("log", log_name(in))
-                 .fact("malformed", std::to_string(malformed))
-                 .fact("lines", std::to_string(log.lines)));
-    return;
-  }
-  const double max_share = cat.threshold("accept.kernel_log.max_malformed_share");
-  if (log.lines <= 0) return;
-  const double share = static_cast<double>(malformed) / log.lines;
-  if (share <= max_share) return;
-  escalate(c.severity, Severity::kWarn);
-  c.note(phrase("accept.klog.malformed")
-             .fact("log", log_name(in))
-             .fact("malformed", std::to_string(malformed))
-             .fact("lines", std::to_string(log.lines))
-             .fact("share", percent(share))
-             .fact("allowed", percent(max_share))
-             .fact("format", probe::kernel_log_format_name(log.format)));
 }
 
 // Bus and device without the function: the GPU's audio or USB functions share it.
@@ -224,20 +41,11 @@ std::string bus_device(std::string_view a) {
   return dot == std::string::npos ? s : s.substr(0, dot);
 }
 
-std::vector<const PciDevice*> pci_gpus(const AcceptInputs& in) {
-  return in.facts ? in.facts->pci.of_kind(PciKind::kGpu) : std::vector<const PciDevice*>{};
-}
-
 const nvml::GpuFacts* nvml_gpu_at(const AcceptInputs& in, std::string_view address) {
   if (!in.nvml) return nullptr;
   for (const auto& g : in.nvml->gpus)
     if (pci_address_key(g.info.pci_bus_id) == pci_address_key(address)) return &g;
   return nullptr;
-}
-
-// "GPU 3 (0000:05:00.0)": how NVML facts name a GPU.
-std::string nvml_gpu(const nvml::GpuFacts& g) {
-  return fmt::format("GPU {} ({})", g.info.index, g.info.pci_bus_id);
 }
 
 void summary_evidence(const LogSummary& log, std::vector<Phrase>& ev) {

@@ -19,6 +19,7 @@
 #include <string_view>
 #include <vector>
 
+#include "accept/buyer_files.h"
 #include "accept/log_summary.h"
 #include "catalog/catalog.h"
 #include "core/finding.h"
@@ -66,12 +67,5 @@ struct AcceptInputs {
 };
 
 AcceptReport run_acceptance(const AcceptInputs& in, const catalog::Catalog& catalog);
-
-// Parsers for the buyer's files. A sha256sum-style list ("<hex>  <name>" or "<hex> *<name>");
-// names are reduced to their file name. Errors name the line.
-Result<std::map<std::string, std::string>> parse_checksums(std::string_view text, const std::string& file);
-// The images/s a ResNet-50 benchmark printed ("images/sec: 1875.3", "1875 img/s", "throughput:
-// 14800 images/s"): the last such figure in the text; nullopt when there is none.
-std::optional<double> parse_images_per_second(std::string_view text);
 
 }  // namespace gpuplan::accept
