@@ -1,0 +1,17 @@
+// The acceptance checks, one function each (detail of accept/, not for other modules). Each
+// judges its part of AcceptInputs into the Finding it is given, which run_acceptance made
+// needs-evidence under the check's id and source; accept.cpp holds the one table of ids, sources
+// and these functions, in report order. The declarations are grouped by the file that defines them.
+#pragma once
+
+#include "accept/accept.h"
+
+namespace gpuplan::accept::detail {
+
+// pcie_checks.cpp
+void check_pcie_topology(const AcceptInputs& in, const catalog::Catalog& cat, Finding& c);
+void check_pcie_aer(const AcceptInputs& in, const catalog::Catalog& cat, Finding& c);
+void check_pcie_aspm(const AcceptInputs& in, const catalog::Catalog&, Finding& c);
+void check_iommu(const AcceptInputs& in, const catalog::Catalog&, Finding& c);
+
+}  // namespace gpuplan::accept::detail
