@@ -14,4 +14,9 @@ void check_pcie_aer(const AcceptInputs& in, const catalog::Catalog& cat, Finding
 void check_pcie_aspm(const AcceptInputs& in, const catalog::Catalog&, Finding& c);
 void check_iommu(const AcceptInputs& in, const catalog::Catalog&, Finding& c);
 
+// sample_log_checks.cpp
+void check_soak(const AcceptInputs& in, const catalog::Catalog& cat, Finding& c);
+void check_load(const AcceptInputs& in, const catalog::Catalog& cat, Finding& c);
+void check_health_archive(const AcceptInputs& in, const catalog::Catalog& cat, Finding& c);
+
 }  // namespace gpuplan::accept::detail
