@@ -19,4 +19,10 @@ void check_soak(const AcceptInputs& in, const catalog::Catalog& cat, Finding& c)
 void check_load(const AcceptInputs& in, const catalog::Catalog& cat, Finding& c);
 void check_health_archive(const AcceptInputs& in, const catalog::Catalog& cat, Finding& c);
 
+// gpu_checks.cpp
+void check_performance(const AcceptInputs& in, const catalog::Catalog& cat, Finding& c);
+void check_xid(const AcceptInputs& in, const catalog::Catalog& cat, Finding& c);
+void check_ecc(const AcceptInputs& in, const catalog::Catalog& cat, Finding& c);
+void check_gpu_count(const AcceptInputs& in, const catalog::Catalog&, Finding& c);
+
 }  // namespace gpuplan::accept::detail
