@@ -7,6 +7,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <cmath>
 #include <set>
 
 #include "accept/check_helpers.h"
@@ -102,6 +103,59 @@ Fact path_of(const PciDevice& gpu, const probe::PciTopology& pci, std::string_vi
   return Fact{"path", {}, std::nullopt, std::move(hops), " ← "};
 }
 
+// A switch's upstream port (odd depth below a root port: root, upstream, downstream, upstream…)
+// carries every GPU below it; less bandwidth than their sum shares the uplink. One the board is
+// designed around (catalog kind pcie_switch) is noted in `designed`; any other fails `c` and is
+// noted in `problems`.
+void judge_shared_uplinks(const probe::PciTopology& pci, const Catalog& cat, Finding& c, std::vector<Phrase>& problems,
+                          std::vector<Phrase>& designed) {
+  for (const PciDevice& b : pci.devices) {
+    if (b.kind != PciKind::kBridge || b.root_port || b.upstream.size() % 2 == 0) continue;
+    std::vector<const PciDevice*> below;
+    for (const PciDevice* d : pci.below(b.address))
+      if (d->kind == PciKind::kGpu) below.push_back(d);
+    if (below.size() < 2) continue;
+    LinkFigures up = figures(b.current);
+    if (!up.known) continue;
+    // Demand is what the GPUs can draw under load (their max links): idle GPUs trained down to
+    // Gen1 would hide a shared uplink that halves their bandwidth once the job starts.
+    double sum = 0;
+    std::set<std::string> links;
+    for (const PciDevice* d : below) {
+      sum += capability(*d).gbs;
+      links.insert(capability_link(*d).str());
+    }
+    if (up.gbs + 1e-9 >= sum) continue;
+    Phrase who =
+        links.size() == 1
+            ? phrase("accept.pcie.gpus_alike").fact("count", std::to_string(below.size())).fact("link", *links.begin())
+            : phrase("accept.pcie.gpus_mixed")
+                  .fact("count", std::to_string(below.size()))
+                  .fact(list_of("links", {links.begin(), links.end()}));
+    if (const Entry* e = designed_switch(b, cat)) {
+      designed.push_back(phrase("accept.pcie.designed")
+                             .fact("who", {who})
+                             .fact("address", b.address)
+                             .fact("switch", e->name, e->display_name_zh())
+                             .fact("designed_for", e->text("designed_for"), e->text_zh("designed_for"))
+                             .fact("uplink", b.current.str())
+                             .fact("id", e->id));
+      continue;
+    }
+    const double share = up.gbs / sum;
+    Phrase effect = std::abs(share - 0.5) < 0.01 ? phrase("accept.pcie.halves")
+                                                 : phrase("accept.pcie.leaves").fact("share", num(share * 100) + "%");
+    escalate(c.severity, Severity::kFail);
+    problems.push_back(phrase("accept.pcie.shared")
+                           .fact("who", {who})
+                           .fact("uplink", b.current.str())
+                           .fact("address", b.address)
+                           .fact("vendor", hex4(b.vendor))
+                           .fact("device", hex4(b.device))
+                           .fact("effect", {effect}));
+  }
+}
+
 }  // namespace
 
 void check_pcie_topology(const AcceptInputs& in, const Catalog& cat, Finding& c) {
@@ -171,53 +225,7 @@ void check_pcie_topology(const AcceptInputs& in, const Catalog& cat, Finding& c)
       }
     }
   }
-  // A switch's upstream port (odd depth below a root port: root, upstream, downstream, upstream…)
-  // carries every GPU below it; less bandwidth than their sum shares the uplink.
-  for (const PciDevice& b : pci.devices) {
-    if (b.kind != PciKind::kBridge || b.root_port || b.upstream.size() % 2 == 0) continue;
-    std::vector<const PciDevice*> below;
-    for (const PciDevice* d : pci.below(b.address))
-      if (d->kind == PciKind::kGpu) below.push_back(d);
-    if (below.size() < 2) continue;
-    LinkFigures up = figures(b.current);
-    if (!up.known) continue;
-    // Demand is what the GPUs can draw under load (their max links): idle GPUs trained down to
-    // Gen1 would hide a shared uplink that halves their bandwidth once the job starts.
-    double sum = 0;
-    std::set<std::string> links;
-    for (const PciDevice* d : below) {
-      sum += capability(*d).gbs;
-      links.insert(capability_link(*d).str());
-    }
-    if (up.gbs + 1e-9 >= sum) continue;
-    Phrase who =
-        links.size() == 1
-            ? phrase("accept.pcie.gpus_alike").fact("count", std::to_string(below.size())).fact("link", *links.begin())
-            : phrase("accept.pcie.gpus_mixed")
-                  .fact("count", std::to_string(below.size()))
-                  .fact(list_of("links", {links.begin(), links.end()}));
-    if (const Entry* e = designed_switch(b, cat)) {
-      designed.push_back(phrase("accept.pcie.designed")
-                             .fact("who", {who})
-                             .fact("address", b.address)
-                             .fact("switch", e->name, e->display_name_zh())
-                             .fact("designed_for", e->text("designed_for"), e->text_zh("designed_for"))
-                             .fact("uplink", b.current.str())
-                             .fact("id", e->id));
-      continue;
-    }
-    const double share = up.gbs / sum;
-    Phrase effect = std::abs(share - 0.5) < 0.01 ? phrase("accept.pcie.halves")
-                                                 : phrase("accept.pcie.leaves").fact("share", num(share * 100) + "%");
-    escalate(c.severity, Severity::kFail);
-    problems.push_back(phrase("accept.pcie.shared")
-                           .fact("who", {who})
-                           .fact("uplink", b.current.str())
-                           .fact("address", b.address)
-                           .fact("vendor", hex4(b.vendor))
-                           .fact("device", hex4(b.device))
-                           .fact("effect", {effect}));
-  }
+  judge_shared_uplinks(pci, cat, c, problems, designed);
   if (problems.empty())
     problems.push_back(phrase("accept.pcie.ok")
                            .fact("gpus", std::to_string(gpus.size()))
