@@ -10,7 +10,8 @@
 // firmware.versions, performance, firmware.hashes, health.archive, xid, ecc, gpu.count. A check
 // whose input is missing is needs-evidence and names the input (flag or snapshot file) that
 // would let it run. Thresholds come from the catalog (kind threshold, ids accept.*); nothing is
-// judged from a number typed in C++.
+// judged from a number typed in C++. The sample-log summaries (accept/log_summary.h) and the
+// parsers for the buyer's files (accept/buyer_files.h) that fill AcceptInputs come with this header.
 #pragma once
 
 #include <map>

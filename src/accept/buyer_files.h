@@ -13,8 +13,8 @@
 
 namespace gpuplan::accept {
 
-// A sha256sum-style list ("<hex>  <name>" or "<hex> *<name>");
-// names are reduced to their file name. Errors name the line.
+// A sha256sum-style list ("<hex>  <name>" or "<hex> *<name>"); names are reduced to their file
+// name. Errors name the line.
 Result<std::map<std::string, std::string>> parse_checksums(std::string_view text, const std::string& file);
 // The images/s a ResNet-50 benchmark printed ("images/sec: 1875.3", "1875 img/s", "throughput:
 // 14800 images/s"): the last such figure in the text; nullopt when there is none.
