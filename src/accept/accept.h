@@ -10,7 +10,8 @@
 // firmware.versions, performance, firmware.hashes, health.archive, xid, ecc, gpu.count. A check
 // whose input is missing is needs-evidence and names the input (flag or snapshot file) that
 // would let it run. Thresholds come from the catalog (kind threshold, ids accept.*); nothing is
-// judged from a number typed in C++.
+// judged from a number typed in C++. The sample-log summaries (accept/log_summary.h) and the
+// parsers for the buyer's files (accept/buyer_files.h) that fill AcceptInputs come with this header.
 #pragma once
 
 #include <map>
@@ -19,6 +20,8 @@
 #include <string_view>
 #include <vector>
 
+#include "accept/buyer_files.h"
+#include "accept/log_summary.h"
 #include "catalog/catalog.h"
 #include "core/finding.h"
 #include "nvml/nvml.h"
@@ -34,56 +37,6 @@ struct AcceptReport {
   bool passed = true;            // no check failed
   std::vector<Finding> checks;   // severity: pass, warn, fail or needs-evidence
 };
-
-// Per-GPU summary of a sample log (soak, load or health archive), built while streaming, so a
-// 72-hour log of 1-second samples never sits in memory. Feed it as a telemetry::SampleSink.
-struct GpuLogSummary {
-  std::string gpu;  // registry name "host/gpu"
-  int64_t samples = 0;
-  int64_t first_ms = 0, last_ms = 0;
-  std::optional<double> max_temperature_c;
-  int64_t max_temperature_ms = 0;
-  std::optional<double> min_utilization_pct;
-  int64_t min_utilization_ms = 0;
-  int64_t utilization_samples = 0;
-  int64_t power_samples = 0;
-  int64_t samples_below_utilization = 0;  // below accept.soak.min_utilization_pct
-  int64_t samples_above_temperature = 0;  // above accept.soak.max_temperature_c
-  // Least-squares slope of memory used over time, MiB per hour (needs ≥ 2 samples over > 0 s).
-  std::optional<double> memory_growth_mib_per_h;
-  std::optional<double> memory_first_mib, memory_last_mib;
-  std::optional<double> ecc_corrected_first, ecc_corrected_last;
-  std::optional<double> ecc_uncorrected_first, ecc_uncorrected_last;
-  int64_t ecc_rises = 0;  // times the corrected or uncorrected count went up between samples
-  int64_t ecc_first_rise_ms = 0;
-  // When each count first went up (nullopt: never), so G12 can say which error class rose first.
-  std::optional<int64_t> ecc_corrected_first_rise_ms, ecc_uncorrected_first_rise_ms;
-};
-
-struct LogSummary {
-  std::string file;
-  telemetry::ReadStats stats;
-  std::vector<GpuLogSummary> gpus;
-  double hours() const;  // span from the earliest to the latest sample over all GPUs
-};
-
-class LogSummariser : public telemetry::SampleSink {
- public:
-  LogSummariser(std::string file, double min_utilization_pct, double max_temperature_c);
-  ~LogSummariser() override;  // out of line: Acc is complete only in accept.cpp
-  void add(const telemetry::Sample& s) override;
-  // Names come from the registry the reader filled.
-  LogSummary finish(const telemetry::GpuRegistry& gpus, const telemetry::ReadStats& stats) const;
-
- private:
-  struct Acc;
-  std::string file_;
-  double min_utilization_pct_, max_temperature_c_;
-  std::vector<Acc> acc_;
-};
-// Reads a log through the telemetry readers and summarises it.
-Result<LogSummary> summarise_log(const std::string& path, const catalog::Catalog& catalog,
-                                 const telemetry::Progress& progress = {});
 
 struct FirmwareImage {
   std::string path;    // as given
@@ -115,12 +68,5 @@ struct AcceptInputs {
 };
 
 AcceptReport run_acceptance(const AcceptInputs& in, const catalog::Catalog& catalog);
-
-// Parsers for the buyer's files. A sha256sum-style list ("<hex>  <name>" or "<hex> *<name>");
-// names are reduced to their file name. Errors name the line.
-Result<std::map<std::string, std::string>> parse_checksums(std::string_view text, const std::string& file);
-// The images/s a ResNet-50 benchmark printed ("images/sec: 1875.3", "1875 img/s", "throughput:
-// 14800 images/s"): the last such figure in the text; nullopt when there is none.
-std::optional<double> parse_images_per_second(std::string_view text);
 
 }  // namespace gpuplan::accept

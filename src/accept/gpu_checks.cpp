@@ -1,0 +1,174 @@
+// The acceptance checks of the GPUs themselves: performance (G10: a benchmark's images/s per
+// GPU), xid (Xid and SXid events in the kernel log, judged by the catalog's Xid table), ecc
+// (NVML's ECC counts, retired pages and row remapping) and gpu.count (the PCI bus, NVML and the
+// contract agree on how many GPUs there are).
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+
+#include "accept/check_helpers.h"
+#include "accept/checks.h"
+
+namespace gpuplan::accept::detail {
+
+// G10 -------------------------------------------------------------------------------------------
+void check_performance(const AcceptInputs& in, const Catalog& cat, Finding& c) {
+  if (!in.images_per_s) return needs(c, phrase("accept.performance.no_figure"));
+  const double min = cat.threshold("accept.performance.min_images_per_s_per_gpu");
+  size_t gpus = in.nvml && !in.nvml->gpus.empty() ? in.nvml->gpus.size() : pci_gpus(in).size();
+  if (gpus == 0 && in.expected_gpus) gpus = static_cast<size_t>(*in.expected_gpus);
+  if (gpus == 0) return needs(c, phrase("accept.performance.no_gpu_count"));
+  const double per_gpu = *in.images_per_s / static_cast<double>(gpus);
+  c.evidence.push_back(phrase(in.benchmark_source.empty() ? "accept.ev.benchmark" : "accept.ev.benchmark_from")
+                           .fact("source", in.benchmark_source)
+                           .fact("images", num(*in.images_per_s, 1)));
+  c.severity = per_gpu < min ? Severity::kFail : Severity::kPass;
+  c.note(phrase(per_gpu < min ? "accept.performance.below" : "accept.performance.ok")
+             .fact("images", num(*in.images_per_s))
+             .fact("gpus", std::to_string(gpus))
+             .fact("per_gpu", num(per_gpu, per_gpu == std::floor(per_gpu) ? 0 : 1))
+             .fact("min", num(min)));
+}
+
+// Xid -------------------------------------------------------------------------------------------
+void check_xid(const AcceptInputs& in, const Catalog& cat, Finding& c) {
+  if (!in.kernel_log) return needs(c, phrase("accept.needs.kernel_log"));
+  c.severity = Severity::kPass;
+  struct Tally {
+    int times = 0;
+    Phrase what;
+  };
+  std::map<std::string, Tally> counts;  // "Xid 79 fail" → times
+  std::vector<Phrase> ev;
+  for (const auto& e : in.kernel_log->events) {
+    if (e.kind != probe::KernelEventKind::kXid && e.kind != probe::KernelEventKind::kSxid) continue;
+    const bool sxid = e.kind == probe::KernelEventKind::kSxid;
+    const char* label = sxid ? "SXid" : "Xid";
+    const Entry* known = nullptr;
+    for (const Entry* x : cat.of_kind("xid"))
+      if (e.code && x->number("code") == *e.code && x->text("scope") == (sxid ? "nvswitch" : "gpu")) known = x;
+    const std::string severity = known ? known->text("severity") : "warn";
+    escalate(c.severity, severity == "fail" ? Severity::kFail : severity == "warn" ? Severity::kWarn : Severity::kPass);
+    const std::string code = e.code ? std::to_string(*e.code) : "?";
+    Tally& t = counts[fmt::format("{} {} {}", label, code, known ? severity : "unknown")];
+    ++t.times;
+    // The catalog's severity (info, warn, fail) is a word the reader reads in their language.
+    t.what = phrase(known ? "accept.xid.code" : "accept.xid.unknown_code")
+                 .fact("label", label)
+                 .fact("code", code)
+                 .fact("severity", {Phrase("accept.xid.severity." + severity)});
+    Phrase line = phrase(known ? "accept.ev.xid" : "accept.ev.xid_unknown")
+                      .fact("log", log_name(in))
+                      .fact("line", std::to_string(e.line))
+                      .fact("device", e.device.empty() ? "?" : e.device)
+                      .fact("label", label)
+                      .fact("code", code);
+    if (known)
+      line.fact("meaning", known->text("meaning"), known->text_zh("meaning"))
+          .fact(Fact{"action",
+                     known->text("action"),
+                     std::nullopt,
+                     {Phrase("accept.xid.action." + known->text("action"))},
+                     {}});
+    ev.push_back(std::move(line));
+  }
+  add_capped(c.evidence, ev);
+  if (counts.empty()) {
+    c.note(phrase("accept.xid.none").fact("log", log_name(in)).fact("lines", std::to_string(in.kernel_log->lines)));
+  } else {
+    std::vector<Phrase> parts;
+    for (auto& [k, t] : counts)
+      parts.push_back(phrase("accept.xid.times").fact("times", std::to_string(t.times)).fact("what", {t.what}));
+    c.note(phrase("accept.xid.found").fact("counts", parts).fact("log", log_name(in)));
+  }
+  judge_kernel_log(in, cat, c);
+}
+
+// ECC -------------------------------------------------------------------------------------------
+void check_ecc(const AcceptInputs& in, const Catalog& cat, Finding& c) {
+  if (!in.nvml) return needs(c, phrase("accept.needs.nvml").fact("why", {in.nvml_error}));
+  const double max_corrected = cat.threshold("accept.ecc.max_corrected");
+  c.severity = Severity::kPass;
+  for (const auto& g : in.nvml->gpus) {
+    const auto& d = g.now;
+    auto v = [](const auto& o) { return o ? std::to_string(*o) : std::string("?"); };
+    auto b = [](const std::optional<bool>& o) {
+      return o ? (*o ? phrase("accept.yes") : phrase("accept.no")) : phrase("accept.unknown");
+    };
+    const std::string who = nvml_gpu(g);
+    c.evidence.push_back(phrase("accept.ev.ecc")
+                             .fact("gpu", who)
+                             .fact("enabled", {b(d.ecc_enabled)})
+                             .fact("uncorrected_volatile", v(d.ecc_volatile_uncorrected))
+                             .fact("uncorrected_aggregate", v(d.ecc_aggregate_uncorrected))
+                             .fact("corrected_volatile", v(d.ecc_volatile_corrected))
+                             .fact("corrected_aggregate", v(d.ecc_aggregate_corrected))
+                             .fact("sbe", v(d.retired_pages_sbe))
+                             .fact("dbe", v(d.retired_pages_dbe))
+                             .fact("retire_pending", {b(d.retired_pages_pending)})
+                             .fact("rows_correctable", v(d.remapped_rows_correctable))
+                             .fact("rows_uncorrectable", v(d.remapped_rows_uncorrectable))
+                             .fact("remap_pending", {b(d.remapping_pending)})
+                             .fact("remap_failed", {b(d.remapping_failed)}));
+    const uint64_t uncorrected =
+        std::max(d.ecc_volatile_uncorrected.value_or(0), d.ecc_aggregate_uncorrected.value_or(0));
+    const uint64_t corrected = std::max(d.ecc_volatile_corrected.value_or(0), d.ecc_aggregate_corrected.value_or(0));
+    auto judge = [&](Severity s, Phrase p) {
+      escalate(c.severity, s);
+      c.note(std::move(p.fact("gpu", who)));
+    };
+    if (uncorrected > 0)
+      judge(Severity::kFail, phrase("accept.ecc.uncorrected").fact("count", std::to_string(uncorrected)));
+    if (d.retired_pages_dbe.value_or(0) > 0)
+      judge(Severity::kFail, phrase("accept.ecc.dbe_retired").fact("count", std::to_string(*d.retired_pages_dbe)));
+    if (d.retired_pages_pending.value_or(false)) judge(Severity::kFail, phrase("accept.ecc.retire_pending"));
+    if (d.remapping_failed.value_or(false)) judge(Severity::kFail, phrase("accept.ecc.remap_failed"));
+    if (d.remapping_pending.value_or(false)) judge(Severity::kWarn, phrase("accept.ecc.remap_pending"));
+    if (static_cast<double>(corrected) > max_corrected)
+      judge(
+          Severity::kWarn,
+          phrase("accept.ecc.corrected").fact("count", std::to_string(corrected)).fact("allowed", num(max_corrected)));
+    if (d.ecc_enabled && !*d.ecc_enabled) judge(Severity::kWarn, phrase("accept.ecc.disabled"));
+  }
+  if (c.notes.empty()) c.note(phrase("accept.ecc.ok").fact("gpus", std::to_string(in.nvml->gpus.size())));
+}
+
+// GPU count -------------------------------------------------------------------------------------
+void check_gpu_count(const AcceptInputs& in, const Catalog&, Finding& c) {
+  std::optional<size_t> pci, nvml;
+  if (in.facts) pci = pci_gpus(in).size();
+  if (in.nvml) nvml = in.nvml->gpus.size();
+  std::optional<size_t> expected;
+  if (in.expected_gpus) expected = static_cast<size_t>(*in.expected_gpus);
+  if (!pci && !nvml) return needs(c, phrase("accept.needs.gpu_count"));
+  auto str = [](const std::optional<size_t>& n) { return n ? std::to_string(*n) : std::string("?"); };
+  c.evidence.push_back(phrase(expected ? "accept.ev.gpu_counts" : "accept.ev.gpu_counts_no_contract")
+                           .fact("pci", str(pci))
+                           .fact("nvml", str(nvml))
+                           .fact("expected", str(expected)));
+  // "8 on the PCI bus, 8 seen by NVML, 8 expected", naming only the counts that are known.
+  std::vector<Phrase> parts;
+  if (pci) parts.push_back(phrase("accept.gpus.on_pci").fact("count", std::to_string(*pci)));
+  if (nvml) parts.push_back(phrase("accept.gpus.in_nvml").fact("count", std::to_string(*nvml)));
+  if (expected) parts.push_back(phrase("accept.gpus.expected").fact("count", std::to_string(*expected)));
+  std::set<size_t> counts;
+  for (const auto& n : {pci, nvml, expected})
+    if (n) counts.insert(*n);
+  if (counts.size() == 1 && *counts.begin() == 0) {
+    c.severity = Severity::kFail;
+    c.note(phrase("accept.gpus.none"));
+    return;
+  }
+  if (counts.size() > 1) {
+    c.severity = Severity::kFail;
+    c.note(phrase("accept.gpus.disagree").fact("counts", parts));
+    return;
+  }
+  c.severity = Severity::kPass;
+  c.note(phrase(expected ? "accept.gpus.ok" : "accept.gpus.ok_no_contract").fact("counts", parts));
+}
+
+}  // namespace gpuplan::accept::detail

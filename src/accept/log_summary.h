@@ -1,0 +1,70 @@
+// Summaries of sample logs (soak, load, health archive) for acceptance: per GPU, what the
+// samples showed (span, peak temperature, lowest utilization, memory growth, ECC rises),
+// built while the telemetry readers stream the log, so a 72-hour log of 1-second samples never
+// sits in memory. The limits a sample is counted against come from the catalog (accept.soak.*).
+// A caller may rely on: one GpuLogSummary per GPU that had a sample, in registry order, named
+// by the registry; a log that cannot be read is an Error from the readers, unchanged.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "catalog/catalog.h"
+#include "core/error.h"
+#include "telemetry/readers.h"
+
+namespace gpuplan::accept {
+
+// Per-GPU summary of a sample log (soak, load or health archive), built while streaming, so a
+// 72-hour log of 1-second samples never sits in memory. Feed it as a telemetry::SampleSink.
+struct GpuLogSummary {
+  std::string gpu;  // registry name "host/gpu"
+  int64_t samples = 0;
+  int64_t first_ms = 0, last_ms = 0;
+  std::optional<double> max_temperature_c;
+  int64_t max_temperature_ms = 0;
+  std::optional<double> min_utilization_pct;
+  int64_t min_utilization_ms = 0;
+  int64_t utilization_samples = 0;
+  int64_t power_samples = 0;
+  int64_t samples_below_utilization = 0;  // below accept.soak.min_utilization_pct
+  int64_t samples_above_temperature = 0;  // above accept.soak.max_temperature_c
+  // Least-squares slope of memory used over time, MiB per hour (needs ≥ 2 samples over > 0 s).
+  std::optional<double> memory_growth_mib_per_h;
+  std::optional<double> memory_first_mib, memory_last_mib;
+  std::optional<double> ecc_corrected_first, ecc_corrected_last;
+  std::optional<double> ecc_uncorrected_first, ecc_uncorrected_last;
+  int64_t ecc_rises = 0;  // times the corrected or uncorrected count went up between samples
+  int64_t ecc_first_rise_ms = 0;
+  // When each count first went up (nullopt: never), so G12 can say which error class rose first.
+  std::optional<int64_t> ecc_corrected_first_rise_ms, ecc_uncorrected_first_rise_ms;
+};
+
+struct LogSummary {
+  std::string file;
+  telemetry::ReadStats stats;
+  std::vector<GpuLogSummary> gpus;
+  double hours() const;  // span from the earliest to the latest sample over all GPUs
+};
+
+class LogSummariser : public telemetry::SampleSink {
+ public:
+  LogSummariser(std::string file, double min_utilization_pct, double max_temperature_c);
+  ~LogSummariser() override;  // out of line: Acc is complete only in log_summary.cpp
+  void add(const telemetry::Sample& s) override;
+  // Names come from the registry the reader filled.
+  LogSummary finish(const telemetry::GpuRegistry& gpus, const telemetry::ReadStats& stats) const;
+
+ private:
+  struct Acc;
+  std::string file_;
+  double min_utilization_pct_, max_temperature_c_;
+  std::vector<Acc> acc_;
+};
+// Reads a log through the telemetry readers and summarises it.
+Result<LogSummary> summarise_log(const std::string& path, const catalog::Catalog& catalog,
+                                 const telemetry::Progress& progress = {});
+
+}  // namespace gpuplan::accept
