@@ -347,23 +347,15 @@ double monte_carlo_probability(const Scenario& sc, int draws, unsigned seed) {
   return draws > 0 ? static_cast<double>(mc.buy_wins) / draws : 0;
 }
 
-TcoResult analyse(const Scenario& sc, const catalog::Catalog& cat) {
-  TcoResult r;
-  r.name = sc.name;
-  r.horizon_months = sc.horizon_months();
-  r.demand_description = sc.demand_description;
-  const Inputs in = inputs_of(sc);
-  const Values v = in.mid();
-  const double peak = peak_of(sc.demand);
+namespace {
 
-  r.hybrid = optimal_hybrid(sc);
-  const double b = r.hybrid.owned_gpus;
-  const std::vector<DemandStats> months = monthly_stats(sc, b);
-  const DemandStats all = sum(months);
-  r.used_gpu_hours = all.gpu_hours;
-  r.average_utilization = sc.owned.gpus > 0 && all.hours > 0 ? all.gpu_hours / (sc.owned.gpus * all.hours) : 0;
+// The steps of analyse, in the order it takes them.
 
-  // Each strategy: lines over the horizon, and cash by month for the chart and the break-even.
+// Each strategy: lines over the horizon, and cash by month for the chart and the break-even.
+std::vector<StrategyResult> strategy_results(const Scenario& sc, const Inputs& in, const Values& v, double b,
+                                             double peak, const std::vector<DemandStats>& months,
+                                             const DemandStats& all) {
+  std::vector<StrategyResult> out;
   Model model(sc, v, b, in.book_value_residual);
   model.reserved_peak = peak;
   Costs whole = model.running(all);
@@ -384,54 +376,59 @@ TcoResult analyse(const Scenario& sc, const catalog::Catalog& cat) {
       }
       sr.cumulative_by_month.push_back(cash);
     }
-    r.strategies.push_back(sr);
+    out.push_back(sr);
   }
-  auto find = [&](const std::string& id) -> const StrategyResult* {
-    for (const auto& s : r.strategies)
-      if (s.id == id) return &s;
-    return nullptr;
-  };
+  return out;
+}
 
-  // Break-even of buying against each way of renting.
-  const StrategyResult* buy = find("buy");
-  const double hours = all.hours;
+const StrategyResult* find_strategy(const std::vector<StrategyResult>& strategies, const std::string& id) {
+  for (const auto& s : strategies)
+    if (s.id == id) return &s;
+  return nullptr;
+}
+
+// Break-even of buying against each way of renting.
+std::vector<BreakEven> break_evens(const Scenario& sc, const Inputs& in, const Values& v,
+                                   const std::vector<StrategyResult>& strategies, const StrategyResult& buy,
+                                   double hours) {
+  std::vector<BreakEven> out;
   const double n = sc.owned.gpus;
-  if (buy) {
-    for (const char* rent_id : {"rent_monthly", "rent_hourly", "spot", "reserved"}) {
-      const StrategyResult* rent = find(rent_id);
-      if (!rent) continue;
-      BreakEven be;
-      be.against = rent_id;
-      for (size_t m = 0; m < buy->cumulative_by_month.size(); ++m)
-        if (buy->cumulative_by_month[m] <= rent->cumulative_by_month[m] + 1e-9) {
-          be.month = static_cast<int>(m + 1);
-          break;
-        }
-      // Constant demand u × N: buy(u) = fixed + energy slope × u; hourly rent(u) = u × N × H × price + extras.
-      const bool hourly = std::string(rent_id) == "rent_hourly" || std::string(rent_id) == "spot";
-      if (hourly && n > 0 && hours > 0) {
-        const double price = std::string(rent_id) == "spot" ? v[kSpot] * (1 + v[kSpotOverhead]) : v[kOnDemand];
-        Model at(sc, v, 0, in.book_value_residual);
-        DemandStats idle{hours, 0, 0, 0, 0, 0, 0};
-        Costs c0 = at.running(idle);
-        at.one_off(c0);
-        const double buy_fixed = total_of(c0.lines[kBuy]);
-        const double energy_slope = at.energy(n, n * hours, hours) - at.energy(n, 0, hours);
-        std::vector<CostLine> extras;
-        at.cloud_extras(extras, hours, 1);
-        const double denominator = n * hours * price - energy_slope;
-        if (denominator > 0) {
-          const double u = (buy_fixed - total_of(extras)) / denominator;
-          if (u >= 0 && u <= 1) be.utilization = u;
-        }
+  for (const char* rent_id : {"rent_monthly", "rent_hourly", "spot", "reserved"}) {
+    const StrategyResult* rent = find_strategy(strategies, rent_id);
+    if (!rent) continue;
+    BreakEven be;
+    be.against = rent_id;
+    for (size_t m = 0; m < buy.cumulative_by_month.size(); ++m)
+      if (buy.cumulative_by_month[m] <= rent->cumulative_by_month[m] + 1e-9) {
+        be.month = static_cast<int>(m + 1);
+        break;
       }
-      r.break_even.push_back(be);
+    // Constant demand u × N: buy(u) = fixed + energy slope × u; hourly rent(u) = u × N × H × price + extras.
+    const bool hourly = std::string(rent_id) == "rent_hourly" || std::string(rent_id) == "spot";
+    if (hourly && n > 0 && hours > 0) {
+      const double price = std::string(rent_id) == "spot" ? v[kSpot] * (1 + v[kSpotOverhead]) : v[kOnDemand];
+      Model at(sc, v, 0, in.book_value_residual);
+      DemandStats idle{hours, 0, 0, 0, 0, 0, 0};
+      Costs c0 = at.running(idle);
+      at.one_off(c0);
+      const double buy_fixed = total_of(c0.lines[kBuy]);
+      const double energy_slope = at.energy(n, n * hours, hours) - at.energy(n, 0, hours);
+      std::vector<CostLine> extras;
+      at.cloud_extras(extras, hours, 1);
+      const double denominator = n * hours * price - energy_slope;
+      if (denominator > 0) {
+        const double u = (buy_fixed - total_of(extras)) / denominator;
+        if (u >= 0 && u <= 1) be.utilization = u;
+      }
     }
+    out.push_back(be);
   }
-  if (in.present[kMonthly] && in.present[kOnDemand] && v[kOnDemand] > 0)
-    r.hourly_vs_monthly_hours = v[kMonthly] / v[kOnDemand];
+  return out;
+}
 
-  // Investments: net over the horizon and the month they pay back.
+// Investments: net over the horizon and the month they pay back.
+std::vector<InvestmentResult> investment_results(const Scenario& sc) {
+  std::vector<InvestmentResult> out;
   const double horizon_months = sc.horizon_months();
   for (const Investment& inv : sc.investments) {
     InvestmentResult ir;
@@ -446,104 +443,147 @@ TcoResult analyse(const Scenario& sc, const catalog::Catalog& cat) {
       const int month = std::max(1, static_cast<int>(std::ceil(ir.upfront / gain - 1e-9)));
       if (month <= std::ceil(horizon_months - 1e-9)) ir.payback_month = month;
     }
-    r.investments.push_back(ir);
+    out.push_back(ir);
   }
+  return out;
+}
 
-  // Sensitivity: the decision margin is buy minus the best way of renting.
+// Sensitivity: the decision margin is buy minus the best way of renting. Only asked when buying
+// can be compared with at least one way of renting.
+Sensitivity sensitivity_of(const Scenario& sc, const catalog::Catalog& cat, const Inputs& in, const Values& v, double b,
+                           double peak, const DemandStats& all) {
+  Sensitivity out;
   auto margin = [&](const Values& values) {
     auto t = totals(sc, values, in.book_value_residual, b, peak, all);
     return t[kBuy] - best_rent(t, in, sc);
   };
-  const bool can_compare = buy && std::any_of(kRentStrategies.begin(), kRentStrategies.end(),
-                                              [&](Strategy st) { return strategy_available(st, in, sc); });
-  if (can_compare) {
-    const double step = cat.threshold("tco.sensitivity_step");
-    r.sensitivity.margin = Phrase("tco.margin.buy_minus_best_rent");
-    r.sensitivity.base_margin = margin(v);
-    for (int i = 0; i < kInputCount; ++i) {
-      if (!in.present[i] || v[i] == 0) continue;
-      Values lo = v, hi = v;
-      lo[i] *= 1 - step;
-      hi[i] *= 1 + step;
-      TornadoBar bar{kInputNames[i], margin(lo), margin(hi)};
-      if (std::fabs(bar.high_margin - bar.low_margin) > 1e-9) r.sensitivity.tornado.push_back(bar);  // moves nothing: left out
-    }
-    std::sort(r.sensitivity.tornado.begin(), r.sensitivity.tornado.end(), [](const TornadoBar& a, const TornadoBar& c) {
-      return std::fabs(a.high_margin - a.low_margin) > std::fabs(c.high_margin - c.low_margin);
-    });
-
-    // Monte Carlo: every input uniform in its range, the hybrid at its deterministic optimum.
-    r.sensitivity.draws = sc.mc_draws;
-    r.sensitivity.seed = sc.mc_seed;
-    MonteCarlo mc = monte_carlo(sc, in, b, peak, all, sc.mc_draws, sc.mc_seed, true);
-    auto& samples = mc.samples;
-    for (int st = 0; st < kStrategyCount; ++st) {
-      if (!strategy_available(static_cast<Strategy>(st), in, sc) || samples[st].empty()) continue;
-      auto& x = samples[st];
-      auto quantile = [&](double q) {
-        size_t k = static_cast<size_t>(q * (x.size() - 1));
-        std::nth_element(x.begin(), x.begin() + k, x.end());
-        return x[k];
-      };
-      r.sensitivity.percentiles.push_back({kStrategyIds[st], quantile(0.1), quantile(0.5), quantile(0.9)});
-    }
-    r.sensitivity.p_buy_beats_rent = sc.mc_draws > 0 ? static_cast<double>(mc.buy_wins) / sc.mc_draws : 0;
+  const double step = cat.threshold("tco.sensitivity_step");
+  out.margin = Phrase("tco.margin.buy_minus_best_rent");
+  out.base_margin = margin(v);
+  for (int i = 0; i < kInputCount; ++i) {
+    if (!in.present[i] || v[i] == 0) continue;
+    Values lo = v, hi = v;
+    lo[i] *= 1 - step;
+    hi[i] *= 1 + step;
+    TornadoBar bar{kInputNames[i], margin(lo), margin(hi)};
+    if (std::fabs(bar.high_margin - bar.low_margin) > 1e-9) out.tornado.push_back(bar);  // moves nothing: left out
   }
+  std::sort(out.tornado.begin(), out.tornado.end(), [](const TornadoBar& a, const TornadoBar& c) {
+    return std::fabs(a.high_margin - a.low_margin) > std::fabs(c.high_margin - c.low_margin);
+  });
 
-  // The recommendation: the cheapest strategy, with the figures that make it so.
+  // Monte Carlo: every input uniform in its range, the hybrid at its deterministic optimum.
+  out.draws = sc.mc_draws;
+  out.seed = sc.mc_seed;
+  MonteCarlo mc = monte_carlo(sc, in, b, peak, all, sc.mc_draws, sc.mc_seed, true);
+  auto& samples = mc.samples;
+  for (int st = 0; st < kStrategyCount; ++st) {
+    if (!strategy_available(static_cast<Strategy>(st), in, sc) || samples[st].empty()) continue;
+    auto& x = samples[st];
+    auto quantile = [&](double q) {
+      size_t k = static_cast<size_t>(q * (x.size() - 1));
+      std::nth_element(x.begin(), x.begin() + k, x.end());
+      return x[k];
+    };
+    out.percentiles.push_back({kStrategyIds[st], quantile(0.1), quantile(0.5), quantile(0.9)});
+  }
+  out.p_buy_beats_rent = sc.mc_draws > 0 ? static_cast<double>(mc.buy_wins) / sc.mc_draws : 0;
+  return out;
+}
+
+// The recommendation: the cheapest strategy, with the figures that make it so. `buy` points
+// into r.strategies, or is null.
+void recommend(TcoResult& r, const Scenario& sc, const DemandStats& all, const StrategyResult* buy) {
+  const double horizon_months = sc.horizon_months();
   const StrategyResult* best = nullptr;
   for (const auto& s : r.strategies)
     if (!best || s.total < best->total) best = &s;
-  if (best) {
-    r.recommendation = best->id;
-    r.why.push_back(Phrase("tco.why.cheapest")
+  if (!best) return;
+  r.recommendation = best->id;
+  r.why.push_back(Phrase("tco.why.cheapest")
+                      .fact("strategy", best->id)
+                      .fact("total", money(best->total))
+                      .fact("months", format_number(horizon_months, 1))
+                      .fact("per_hour", format_money(best->per_used_gpu_hour, "CNY", 2))
+                      .fact("count", std::to_string(r.strategies.size())));
+  if (buy && best != buy)
+    r.why.push_back(Phrase("tco.why.against_buy")
+                        .fact("buy_total", money(buy->total))
                         .fact("strategy", best->id)
-                        .fact("total", money(best->total))
-                        .fact("months", format_number(horizon_months, 1))
-                        .fact("per_hour", format_money(best->per_used_gpu_hour, "CNY", 2))
-                        .fact("count", std::to_string(r.strategies.size())));
-    if (buy && best != buy)
-      r.why.push_back(Phrase("tco.why.against_buy")
-                          .fact("buy_total", money(buy->total))
-                          .fact("strategy", best->id)
-                          .fact("share", pct(1 - best->total / buy->total))
-                          .fact("saving", money(buy->total - best->total)));
-    for (const StrategyResult& s : r.strategies)
-      if (&s != best && s.id != "buy" && best == buy)
-        r.why.push_back(Phrase("tco.why.would_cost")
-                            .fact("strategy", s.id)
-                            .fact("total", money(s.total))
-                            .fact("more", money(s.total - best->total)));
-    if (best->id == "hybrid")
-      r.why.push_back(Phrase("tco.why.hybrid").fact("gpus", std::to_string(r.hybrid.owned_gpus)));
-    r.why.push_back(Phrase("tco.why.demand")
-                        .fact("gpu_hours", format_number(all.gpu_hours))
-                        .fact("utilization", pct(r.average_utilization))
-                        .fact("gpus", std::to_string(sc.owned.gpus)));
-  }
+                        .fact("share", pct(1 - best->total / buy->total))
+                        .fact("saving", money(buy->total - best->total)));
+  for (const StrategyResult& s : r.strategies)
+    if (&s != best && s.id != "buy" && best == buy)
+      r.why.push_back(Phrase("tco.why.would_cost")
+                          .fact("strategy", s.id)
+                          .fact("total", money(s.total))
+                          .fact("more", money(s.total - best->total)));
+  if (best->id == "hybrid") r.why.push_back(Phrase("tco.why.hybrid").fact("gpus", std::to_string(r.hybrid.owned_gpus)));
+  r.why.push_back(Phrase("tco.why.demand")
+                      .fact("gpu_hours", format_number(all.gpu_hours))
+                      .fact("utilization", pct(r.average_utilization))
+                      .fact("gpus", std::to_string(sc.owned.gpus)));
+}
 
-  // SPEC E7's rule of thumb, as a second opinion beside the cost answer.
+// SPEC E7's rule of thumb, as a second opinion beside the cost answer.
+std::string rule_of_thumb(const catalog::Catalog& cat, double average_utilization, double peak,
+                          const DemandStats& all) {
   const double rent_below = cat.threshold("tco.rent_below_utilization");
   const double buy_above = cat.threshold("tco.buy_above_utilization");
   // Bursty: the peak stands far above the mean (e.g. 8 GPUs two days a week: 8 against 2.3).
   const double mean = all.hours > 0 ? all.gpu_hours / all.hours : 0;
   const bool bursty = mean > 0 && peak / mean >= cat.threshold("tco.bursty_peak_to_mean");
-  if (r.average_utilization < rent_below) r.rule_of_thumb = "rent";
-  else if (r.average_utilization >= buy_above && !bursty) r.rule_of_thumb = "buy";
-  else r.rule_of_thumb = "hybrid";
+  if (average_utilization < rent_below) return "rent";
+  if (average_utilization >= buy_above && !bursty) return "buy";
+  return "hybrid";
+}
 
-  // SPEC E6: what the numbers leave out.
-  const Factors& f = sc.factors;
+// SPEC E6: what the numbers leave out.
+std::vector<FactorNote> non_financial(const Factors& f) {
   // Each factor's note is "tco.factor.<id>.yes", ".no" or ".unknown" (not stated).
   auto stated = [](const char* factor, const std::optional<bool>& x) {
     return FactorNote{factor, Phrase(std::string("tco.factor.") + factor + (x ? (*x ? ".yes" : ".no") : ".unknown"))};
   };
-  r.non_financial = {
+  return {
       stated("data_sovereignty", f.data_sensitive),
       stated("compliance", f.compliance_requires_onsite),
       stated("team_skills", f.team_runs_linux_cuda),
       stated("lock_in", f.uses_cloud_only_services),
   };
+}
+
+}  // namespace
+
+TcoResult analyse(const Scenario& sc, const catalog::Catalog& cat) {
+  TcoResult r;
+  r.name = sc.name;
+  r.horizon_months = sc.horizon_months();
+  r.demand_description = sc.demand_description;
+  const Inputs in = inputs_of(sc);
+  const Values v = in.mid();
+  const double peak = peak_of(sc.demand);
+
+  r.hybrid = optimal_hybrid(sc);
+  const double b = r.hybrid.owned_gpus;
+  const std::vector<DemandStats> months = monthly_stats(sc, b);
+  const DemandStats all = sum(months);
+  r.used_gpu_hours = all.gpu_hours;
+  r.average_utilization = sc.owned.gpus > 0 && all.hours > 0 ? all.gpu_hours / (sc.owned.gpus * all.hours) : 0;
+
+  r.strategies = strategy_results(sc, in, v, b, peak, months, all);
+  const StrategyResult* buy = find_strategy(r.strategies, "buy");
+  if (buy) r.break_even = break_evens(sc, in, v, r.strategies, *buy, all.hours);
+  if (in.present[kMonthly] && in.present[kOnDemand] && v[kOnDemand] > 0)
+    r.hourly_vs_monthly_hours = v[kMonthly] / v[kOnDemand];
+  r.investments = investment_results(sc);
+
+  const bool can_compare = buy && std::any_of(kRentStrategies.begin(), kRentStrategies.end(),
+                                              [&](Strategy st) { return strategy_available(st, in, sc); });
+  if (can_compare) r.sensitivity = sensitivity_of(sc, cat, in, v, b, peak, all);
+
+  recommend(r, sc, all, buy);
+  r.rule_of_thumb = rule_of_thumb(cat, r.average_utilization, peak, all);
+  r.non_financial = non_financial(sc.factors);
   return r;
 }
 

@@ -1,0 +1,206 @@
+// The scenario parser's cost sections: `owned` (bought outright, from a quote config, a catalog
+// GPU or the user's figures), `rent` (prices per GPU or per server, or a catalog cloud offer)
+// and `transfer` (data moved and stored, with its units).
+#include <array>
+
+#include "core/text.h"
+#include "plan/config.h"
+#include "plan/quote.h"
+#include "tco/scenario_parser.h"
+
+namespace gpuplan::tco {
+namespace {
+
+using detail::joined;
+using detail::split_number;
+using detail::trim;
+
+const std::vector<std::string> kOwnedKeys = {"gpus",
+                                             "price",
+                                             "config",
+                                             "gpu",
+                                             "residual",
+                                             "life",
+                                             "power_kw",
+                                             "idle_fraction",
+                                             "electricity_per_kwh",
+                                             "pue",
+                                             "rack_monthly",
+                                             "staff_monthly",
+                                             "licences_yearly",
+                                             "support_yearly"};
+const std::vector<std::string> kTransferKeys = {
+    "units",   "egress_per_month",      "ingress_per_month", "egress_price_gb", "ingress_price_gb",
+    "storage", "storage_price_gb_month"};
+const std::vector<std::string> kDataUnits = {"GB", "TB", "PB"};
+
+// A rent price given per GPU, or per server and divided by gpus_per_server.
+struct RentPriceKeys {
+  const char* per_gpu;
+  const char* per_server;
+  std::optional<Range> RentOffers::*member;
+};
+constexpr std::array<RentPriceKeys, 4> kRentPrices = {{
+    {"on_demand_gpu_hour", "on_demand_server_hour", &RentOffers::on_demand_gpu_hour},
+    {"monthly_gpu", "monthly_server", &RentOffers::monthly_gpu},
+    {"spot_gpu_hour", "spot_server_hour", &RentOffers::spot_gpu_hour},
+    {"reserved_gpu_hour", "reserved_server_hour", &RentOffers::reserved_gpu_hour},
+}};
+
+std::vector<std::string> rent_keys() {
+  std::vector<std::string> keys = {"gpus_per_server", "spot_overhead", "cloud_offer", "source"};
+  for (const auto& p : kRentPrices) {
+    keys.push_back(p.per_gpu);
+    keys.push_back(p.per_server);
+  }
+  return keys;
+}
+
+}  // namespace
+
+OwnedCosts ScenarioParser::owned(const YAML::Node& n) const {
+  r_.check_keys(n, "owned", kOwnedKeys);
+  OwnedCosts o;
+  std::optional<int> gpus;
+  std::optional<Range> price, power_kw;
+  if (const auto c = n["config"]) {
+    const std::string path = relative_path(r_.text(c, "owned.config"));
+    auto text = read_text_file(path);
+    if (!text)
+      r_.fail(c, "owned.config", Phrase("error.cannot_read").fact("path", path).fact("why", {text.error().message}));
+    auto input = plan::parse_config_yaml(*text, path);
+    if (!input) throw ParseFailure{input.error()};
+    auto config = plan::resolve_config(*input, catalog_);
+    if (!config) throw ParseFailure{config.error()};
+    const plan::Quote quote = plan::build_quote(*config, catalog_);
+    gpus = config->total_gpus();
+    price = quote.total_buy;
+    power_kw = Range::point(quote.power.total_w() * config->nodes / 1000);
+  }
+  if (const auto g = n["gpus"]) gpus = r_.count(g, "owned.gpus", 1);
+  if (!gpus) r_.fail(n, "owned.gpus", Phrase("error.scenario.owned_gpus_missing"));
+  o.gpus = *gpus;
+  if (const auto p = n["price"]) price = r_.range(p, "owned.price");
+  if (!price) r_.fail(n, "owned.price", Phrase("error.scenario.owned_price_missing"));
+  o.purchase = *price;
+
+  if (const auto g = n["gpu"]) {
+    const std::string id = r_.text(g, "owned.gpu");
+    const catalog::Entry* gpu = catalog_.find("gpu", id);
+    if (!gpu) r_.fail(g, "owned.gpu", unknown_id("gpu", id, catalog_.ids_of_kind("gpu")));
+    if (!power_kw)
+      power_kw = Range::point(o.gpus * gpu->number("tdp_w") * catalog_.threshold("power.server_factor") / 1000);
+  }
+  if (const auto p = n["power_kw"]) power_kw = r_.range(p, "owned.power_kw");
+  if (!power_kw) r_.fail(n, "owned.power_kw", Phrase("error.scenario.owned_power_missing"));
+  o.power_kw = *power_kw;
+
+  if (const auto res = n["residual"]) {
+    std::string_view s = res.IsScalar() ? trim(res.Scalar()) : std::string_view();
+    if (!s.empty() && s.back() == '%') {
+      o.residual = Range::point(o.purchase.mid() * unit_fraction(res, "owned.residual"));
+    } else {
+      o.residual = r_.range(res, "owned.residual");
+    }
+  }
+  o.life_months =
+      n["life"] ? duration_hours(n["life"], "owned.life") / kHoursPerMonth : catalog_.threshold("term.years") * 12;
+  o.idle_fraction = n["idle_fraction"] ? unit_fraction(n["idle_fraction"], "owned.idle_fraction")
+                                       : catalog_.threshold("power.idle_fraction");
+  o.electricity_kwh = optional_range(n["electricity_per_kwh"], "owned.electricity_per_kwh",
+                                     catalog_.threshold_range("electricity.price_kwh"));
+  o.pue = n["pue"] ? pue_range(n["pue"], "owned.pue") : catalog_.threshold_range("pue");
+  o.rack_monthly = optional_range(n["rack_monthly"], "owned.rack_monthly", {});
+  o.staff_monthly = optional_range(n["staff_monthly"], "owned.staff_monthly", {});
+  o.licences_yearly = optional_range(n["licences_yearly"], "owned.licences_yearly", {});
+  o.support_yearly = optional_range(n["support_yearly"], "owned.support_yearly", {});
+  return o;
+}
+
+RentOffers ScenarioParser::rent(const YAML::Node& n) const {
+  r_.check_keys(n, "rent", rent_keys());
+  RentOffers out;
+  std::optional<int> gpus_per_server;
+  if (const auto g = n["gpus_per_server"]) gpus_per_server = r_.count(g, "rent.gpus_per_server", 1);
+
+  for (const auto& p : kRentPrices) {
+    const auto per_gpu = n[p.per_gpu], per_server = n[p.per_server];
+    if (per_gpu && per_server)
+      r_.fail(per_server, std::string("rent.") + p.per_server, "error.scenario.rent_price_twice",
+              {{"per_gpu", p.per_gpu}, {"per_server", p.per_server}});
+    if (per_gpu) out.*p.member = r_.range(per_gpu, std::string("rent.") + p.per_gpu);
+    if (per_server) {
+      const std::string field = std::string("rent.") + p.per_server;
+      if (!gpus_per_server) r_.fail(per_server, field, Phrase("error.scenario.needs_gpus_per_server"));
+      out.*p.member = r_.range(per_server, field) / *gpus_per_server;
+    }
+  }
+
+  if (const auto c = n["cloud_offer"]) {
+    const std::string id = r_.text(c, "rent.cloud_offer");
+    const catalog::Entry* offer = catalog_.find("cloud_offer", id);
+    if (!offer) r_.fail(c, "rent.cloud_offer", unknown_id("cloud_offer", id, catalog_.ids_of_kind("cloud_offer")));
+    const std::string currency = offer->text("currency");
+    auto rate = catalog_.rate_to_cny(currency);
+    if (!rate) r_.fail(c, "rent.cloud_offer", "error.scenario.no_exchange_rate", {{"currency", currency}});
+    const double gpus = offer->number("gpus");
+    if (!out.on_demand_gpu_hour)
+      out.on_demand_gpu_hour = Range::point(rate->convert(offer->number("on_demand_hour") / gpus));
+    if (!out.spot_gpu_hour && offer->has("spot_hour"))
+      out.spot_gpu_hour = Range::point(rate->convert(offer->number("spot_hour") / gpus));
+    out.source = offer->source;
+  }
+  if (const auto s = n["source"]) out.source = r_.text(s, "rent.source");
+  if (out.source.empty()) out.source = "scenario";
+
+  if (!out.on_demand_gpu_hour && !out.monthly_gpu && !out.spot_gpu_hour && !out.reserved_gpu_hour)
+    r_.fail(n, "rent", Phrase("error.scenario.no_rent_price"));
+  if (const auto o = n["spot_overhead"]) out.spot_overhead = unit_fraction_range(o, "rent.spot_overhead");
+  return out;
+}
+
+// An amount of data in GB: a bare number is GB; TB and PB need `units` to say 1,000 or 1,024.
+double ScenarioParser::gigabytes(const YAML::Node& n, const std::string& field, const YAML::Node& units,
+                                 bool binary) const {
+  if (!n.IsScalar()) r_.fail(n, field, Phrase("error.scenario.not_data"));
+  const std::string& text = n.Scalar();
+  auto parts = split_number(text);
+  if (!parts) r_.fail(n, field, "error.scenario.not_data_text", {{"text", text}});
+  const auto& [value, unit] = *parts;
+  if (value < 0) r_.fail(n, field, "error.scenario.negative", {{"got", text}});
+  const double k = binary ? 1024 : 1000;
+  double factor = 0;
+  if (unit.empty() || unit == "GB") {
+    factor = 1;
+  } else if (unit == "TB" || unit == "PB") {
+    if (!units) r_.fail(n, field, "error.scenario.ambiguous_units", {{"text", text}});
+    factor = unit == "TB" ? k : k * k;
+  } else {
+    r_.fail(n, field, unknown_unit(unit, text, joined(kDataUnits), kDataUnits));
+  }
+  return value * factor;
+}
+
+Transfer ScenarioParser::transfer(const YAML::Node& n) const {
+  Transfer t;
+  t.price_out_gb = catalog_.threshold_range("egress.price_gb");
+  if (!n) return t;
+  r_.check_keys(n, "transfer", kTransferKeys);
+  const YAML::Node units = n["units"];
+  if (units) {
+    const std::string u = r_.text(units, "transfer.units");
+    if (u != "decimal" && u != "binary") r_.fail(units, "transfer.units", not_one_of(u, {"decimal", "binary"}));
+    t.binary_units = u == "binary";
+  }
+  if (const auto a = n["egress_per_month"])
+    t.gb_out_per_month = gigabytes(a, "transfer.egress_per_month", units, t.binary_units);
+  if (const auto a = n["ingress_per_month"])
+    t.gb_in_per_month = gigabytes(a, "transfer.ingress_per_month", units, t.binary_units);
+  if (const auto a = n["storage"]) t.storage_gb = gigabytes(a, "transfer.storage", units, t.binary_units);
+  t.price_out_gb = optional_range(n["egress_price_gb"], "transfer.egress_price_gb", t.price_out_gb);
+  t.price_in_gb = optional_range(n["ingress_price_gb"], "transfer.ingress_price_gb", {});
+  t.storage_gb_month = optional_range(n["storage_price_gb_month"], "transfer.storage_price_gb_month", {});
+  return t;
+}
+
+}  // namespace gpuplan::tco
