@@ -107,7 +107,7 @@ struct Block {
   bool right(size_t column) const { return column < align.size() && align[column] == TextTable::Align::kRight; }
 };
 
-// Where the two reports were designed apart; the writers keep each report's look exactly.
+// Where the reports were designed apart; the writers keep each report's look exactly.
 enum class Look {
   // Each plain line is its own paragraph; table cells sit at the top of their row (long text
   // wraps).
