@@ -13,7 +13,7 @@ namespace {
 int run_audit(const Common& common, const std::string& file) {
   Context ctx;
   int rc = kOk;
-  if (!make_context(common, ctx, rc)) return rc;
+  if (!make_context(common, ctx, rc, /*html_ok=*/true)) return rc;
   auto quote = plan::read_vendor_quote(file);
   if (!quote) return bad_input(quote.error());
   if (auto problem = plan::check_parts(*quote, ctx.catalog)) return bad_input(*problem);

@@ -55,7 +55,7 @@ std::optional<Error> apply_flags(const QuoteArgs& args, plan::ConfigInput& input
 int run_quote(const Common& common, const QuoteArgs& args) {
   Context ctx;
   int rc = kOk;
-  if (!make_context(common, ctx, rc)) return rc;
+  if (!make_context(common, ctx, rc, /*html_ok=*/true)) return rc;
   plan::ConfigInput input;
   if (!args.file.empty()) {
     auto parsed = plan::read_config_file(args.file);

@@ -58,7 +58,7 @@ Result<plan::Workload> workload_of(const plan::WorkloadFields& a) {
 int run_recommend(const Common& common, const RecommendArgs& args) {
   Context ctx;
   int rc = kOk;
-  if (!make_context(common, ctx, rc)) return rc;
+  if (!make_context(common, ctx, rc, /*html_ok=*/true)) return rc;
   plan::WorkloadFields fields = args.fields;
   if (!args.file.empty()) {
     auto merged = plan::read_workload_file(args.file, fields);

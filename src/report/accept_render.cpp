@@ -3,6 +3,7 @@
 #include <map>
 
 #include "report/document.h"
+#include "report/plan_documents.h"
 #include "report/table.h"
 
 namespace gpuplan::report {
@@ -49,30 +50,34 @@ std::string heading(const accept::AcceptReport& r, Lang lang, const std::string&
   return say(Phrase("accept.report.heading").fact("host", r.host).fact("verdict", verdict_text), lang);
 }
 
-// The terminal keeps its own layout: one line per check, then the detail and evidence under it.
-std::string accept_terminal(const accept::AcceptReport& r, const Style& style) {
-  const Lang lang = style.lang;
-  std::string verdict_text = severity_label(verdict(r), lang);
-  if (style.colour) verdict_text = status_colour(verdict(r)) + verdict_text + "\x1b[0m";
-  std::string out = say(Phrase("accept.report.summary")
-                            .fact("heading", heading(r, lang, verdict_text))
-                            .fact("counts", counts_line(r, lang)),
-                        lang) +
-                    "\n\n";
-  size_t tag_width = 0;
+// The terminal keeps its own layout: the verdict and counts on one line, then a line per check
+// with the detail and evidence under it.
+Report accept_terminal(const accept::AcceptReport& r, Lang lang) {
+  auto summary = [&](const std::string& verdict_text) {
+    return say(Phrase("accept.report.summary")
+                   .fact("heading", heading(r, lang, verdict_text))
+                   .fact("counts", counts_line(r, lang)),
+               lang);
+  };
+  const std::string verdict_text = severity_label(verdict(r), lang);
+  Report doc = plain_report(summary(verdict_text), lang);
+  doc.title_colour = summary(status_colour(verdict(r)) + verdict_text + "\x1b[0m");
+  FindingList checks;
+  checks.tag_width = 0;  // as wide as the widest of the four tags
   for (Severity s : {Severity::kPass, Severity::kWarn, Severity::kFail, Severity::kNeedsEvidence})
-    tag_width = std::max(tag_width, display_width(severity_label(s, lang)));
+    checks.tag_width = std::max(checks.tag_width, display_width(severity_label(s, lang)));
+  checks.tag_gap = 1;
+  checks.id_width = 18;
+  checks.indent = 6;
   for (const auto& c : r.checks) {
-    std::string tag = severity_label(c.severity, lang);
-    tag += std::string(tag_width - display_width(tag), ' ');
-    if (style.colour) tag = status_colour(c.severity) + tag + "\x1b[0m";
     const LocalizedFinding l = localize(c, lang);
-    out += "  " + tag + " " + c.id + std::string(c.id.size() < 18 ? 18 - c.id.size() : 1, ' ') + l.title + "\n";
-    if (!l.detail.empty()) out += "      " + l.detail + "\n";
-    for (const auto& e : evidence_lines(c, lang)) out += "      · " + e + "\n";
-    out += "      [" + citation(c, lang) + "]\n";
+    checks.rows.push_back({c.severity, severity_label(c.severity, lang), status_colour(c.severity), c.id, l.title,
+                           l.detail, evidence_lines(c, lang), citation(c, lang)});
   }
-  return out;
+  Block list;
+  list.findings = std::move(checks);
+  doc.blocks.push_back(std::move(list));
+  return doc;
 }
 
 Report accept_document(const accept::AcceptReport& r, Lang lang) {
@@ -103,6 +108,13 @@ Report accept_document(const accept::AcceptReport& r, Lang lang) {
 
 std::string diagnose_heading(const std::string& host, Lang lang) {
   return say(Phrase("diagnose.report.heading").fact("host", host), lang);
+}
+
+// The terminal lists the findings under the heading; the pages add a count, a table and the evidence.
+Report diagnose_terminal(const std::string& host, const std::vector<Finding>& findings, Lang lang) {
+  Report doc = plain_report(diagnose_heading(host, lang), lang);
+  doc.blocks.push_back(findings_block(findings, lang));
+  return doc;
 }
 
 Report diagnose_document(const std::string& host, const std::vector<Finding>& findings, Lang lang) {
@@ -161,7 +173,7 @@ std::string render_accept(const accept::AcceptReport& r, Format format, const St
     case Format::kJson:
       return json_text(accept_json(r, style.lang));
     case Format::kTable:
-      return accept_terminal(r, style);
+      return write_report(accept_terminal(r, style.lang), format, style);
     case Format::kMarkdown:
     case Format::kHtml:
       return write_report(accept_document(r, style.lang), format, style);
@@ -181,7 +193,7 @@ std::string render_diagnose(const std::string& host, const std::vector<Finding>&
     case Format::kJson:
       return json_text(diagnose_json(host, findings, style.lang));
     case Format::kTable:
-      return diagnose_heading(host, style.lang) + "\n\n" + findings_text(findings, style);
+      return write_report(diagnose_terminal(host, findings, style.lang), format, style);
     case Format::kMarkdown:
     case Format::kHtml:
       return write_report(diagnose_document(host, findings, style.lang), format, style);

@@ -1,153 +1,12 @@
 #include "report/render.h"
 
-#include <algorithm>
-
-#include <fmt/format.h>
-
-#include "core/money.h"
-#include "core/units.h"
-#include "report/table.h"
+#include "report/plan_documents.h"
 
 namespace gpuplan::report {
 namespace {
 
 using nlohmann::json;
 using plan::Quote;
-
-std::string money(const Range& r, const std::string& currency) {
-  if (r.low == 0 && r.high == 0) return "—";
-  return format_money_range(r, currency);
-}
-
-const char* colour_of(Severity s) {
-  switch (s) {
-    case Severity::kFail: return "\x1b[1;31m";
-    case Severity::kWarn: return "\x1b[33m";
-    case Severity::kInfo: return "\x1b[36m";
-    case Severity::kPass: return "\x1b[32m";
-    case Severity::kNeedsEvidence: return "\x1b[36m";
-  }
-  return "";
-}
-
-// "FAIL" / "失败", padded to `width` display cells.
-std::string severity_tag(Severity s, const Style& style, size_t width) {
-  std::string tag = severity_label(s, style.lang);
-  tag += std::string(width > display_width(tag) ? width - display_width(tag) : 0, ' ');
-  return style.colour ? std::string(colour_of(s)) + tag + "\x1b[0m" : tag;
-}
-
-// The English or Chinese form of a catalog text.
-const std::string& in_lang(const std::string& en, const std::string& zh, Lang lang) {
-  return lang == Lang::kZh && !zh.empty() ? zh : en;
-}
-
-std::string md_cell(std::string s) {
-  std::string out;
-  for (char ch : s) out += ch == '|' ? std::string("\\|") : std::string(1, ch);
-  return out;
-}
-
-std::string findings_markdown(const std::vector<Finding>& findings, Lang lang) {
-  std::string out = "## " + ui("findings", lang) + "\n\n";
-  if (findings.empty()) return out + ui("no_findings", lang) + "\n";
-  out += "| " + ui("severity", lang) + " | " + ui("id", lang) + " | " + ui("finding", lang) + " | " + ui("source", lang) + " |\n";
-  out += "|---|---|---|---|\n";
-  for (const Finding& f : findings) {
-    LocalizedFinding l = localize(f, lang);
-    out += fmt::format("| {} | `{}` | **{}** {} | {} |\n", severity_label(f.severity, lang), f.id, md_cell(l.title),
-                       md_cell(l.detail), md_cell(citation(f, lang)));
-  }
-  return out;
-}
-
-std::string config_summary(const plan::ServerConfig& c, Lang lang) {
-  return say(Phrase("quote.summary")
-                 .fact("gpus", std::to_string(c.gpus))
-                 .fact("gpu", c.gpu)
-                 .fact("nodes", {Phrase(c.nodes == 1 ? "quote.one_node" : "quote.nodes").fact("count", std::to_string(c.nodes))})
-                 .fact("platform", c.platform)
-                 .fact("region", c.region)
-                 .fact("task", plan::task_name(c.task)),
-             lang);
-}
-
-std::string power_line(const plan::PowerBudget& p, Lang lang) {
-  return say(Phrase("quote.power")
-                 .fact("total", format_watts(p.total_w()))
-                 .fact("gpus", format_watts(p.gpus_w))
-                 .fact("cpus", format_watts(p.cpus_w))
-                 .fact("memory", format_watts(p.memory_w))
-                 .fact("disks", format_watts(p.disks_w))
-                 .fact("nics", format_watts(p.nics_w))
-                 .fact("platform", format_watts(p.platform_w)),
-             lang);
-}
-
-std::string quote_table(const Quote& q, const Style& style) {
-  const Lang lang = style.lang;
-  std::string out = ui("quote", lang) + colon(lang) + (q.config.name.empty() ? config_summary(q.config, lang) : q.config.name) + "\n";
-  if (!q.config.name.empty()) out += config_summary(q.config, lang) + "\n";
-  out += ui("prices_note", lang) + "\n\n";
-  using A = TextTable::Align;
-  TextTable t({ui("line", lang), ui("qty", lang), ui("buy", lang), ui("rent_monthly", lang), ui("source", lang)},
-              {A::kLeft, A::kRight, A::kRight, A::kRight, A::kLeft});
-  // Sources are long; the table cites them by number and lists them below.
-  std::vector<std::string> sources;
-  auto cite = [&](const std::string& source) {
-    auto it = std::find(sources.begin(), sources.end(), source);
-    if (it == sources.end()) it = sources.insert(sources.end(), source);
-    return "[" + std::to_string(it - sources.begin() + 1) + "]";
-  };
-  for (const auto& line : q.lines)
-    t.add_row({say(line.item, lang), format_number(line.qty, line.qty == static_cast<long>(line.qty) ? 0 : 2),
-               money(line.buy, q.currency), money(line.rent_monthly, q.currency), cite(in_lang(line.source, line.source_zh, lang))});
-  t.add_rule();
-  t.add_row({ui("total", lang), "", money(q.total_buy, q.currency), money(q.total_rent_monthly, q.currency), ""});
-  t.add_row({ui("per_gpu", lang), std::to_string(q.config.total_gpus()), money(q.buy_per_gpu, q.currency),
-             money(q.rent_per_gpu_month, q.currency), cite(cite_reference("S0 §3.2", lang))});
-  if (q.market)
-    t.add_row({say(Phrase("quote.market_row").fact("gpus", std::to_string(q.market->gpus)), lang), "", money(q.market->buy, q.currency),
-               money(q.market->rent_monthly, q.currency), cite(in_lang(q.market->source, q.market->source_zh, lang))});
-  out += t.str() + "\n";
-  for (size_t i = 0; i < sources.size(); ++i) out += fmt::format("  [{}] {}\n", i + 1, sources[i]);
-  out += "\n" + ui("power", lang) + colon(lang) + power_line(q.power, lang) + "\n";
-  out += "\n" + ui("hidden_costs", lang) + colon(lang, false) + "\n";
-  size_t name_width = 0;
-  for (const auto& h : q.hidden_costs) name_width = std::max(name_width, display_width(lang == Lang::kZh ? h.name_zh : h.name));
-  for (const auto& h : q.hidden_costs) {
-    std::string name = lang == Lang::kZh ? h.name_zh : h.name;
-    out += "  " + name + std::string(name_width + 2 - display_width(name), ' ') +
-           (h.monthly ? format_money_range(*h.monthly, q.currency) + ui("per_month", lang) : ui("not_included", lang)) + "\n";
-  }
-  out += "\n" + findings_text(q.findings, style);
-  return out;
-}
-
-std::string quote_markdown(const Quote& q, Lang lang) {
-  std::string out = "# " + ui("quote", lang) + colon(lang) + (q.config.name.empty() ? config_summary(q.config, lang) : q.config.name) + "\n\n";
-  out += config_summary(q.config, lang) + "\n\n" + ui("prices_note", lang) + "\n\n";
-  out += "| " + ui("line", lang) + " | " + ui("qty", lang) + " | " + ui("buy", lang) + " | " + ui("rent_monthly", lang) +
-         " | " + ui("source", lang) + " |\n|---|--:|--:|--:|---|\n";
-  for (const auto& line : q.lines)
-    out += fmt::format("| {} | {} | {} | {} | {} |\n", md_cell(say(line.item, lang)), format_number(line.qty, 0),
-                       money(line.buy, q.currency), money(line.rent_monthly, q.currency),
-                       md_cell(in_lang(line.source, line.source_zh, lang)));
-  out += fmt::format("| **{}** | | **{}** | **{}** | |\n", ui("total", lang), money(q.total_buy, q.currency),
-                     money(q.total_rent_monthly, q.currency));
-  out += fmt::format("| {} | {} | {} | {} | {} |\n", ui("per_gpu", lang), q.config.total_gpus(),
-                     money(q.buy_per_gpu, q.currency), money(q.rent_per_gpu_month, q.currency),
-                     md_cell(cite_reference("S0 §3.2", lang)));
-  if (q.market)
-    out += fmt::format("| {} | | {} | {} | {} |\n", say(Phrase("quote.market_row").fact("gpus", std::to_string(q.market->gpus)), lang),
-                       money(q.market->buy, q.currency), money(q.market->rent_monthly, q.currency),
-                       md_cell(in_lang(q.market->source, q.market->source_zh, lang)));
-  out += "\n" + ui("power", lang) + colon(lang) + power_line(q.power, lang) + "\n\n## " + ui("hidden_costs", lang) + "\n\n";
-  for (const auto& h : q.hidden_costs)
-    out += fmt::format("- {}: {}\n", lang == Lang::kZh ? h.name_zh : h.name,
-                       h.monthly ? format_money_range(*h.monthly, q.currency) + ui("per_month", lang) : ui("not_included", lang));
-  return out + "\n" + findings_markdown(q.findings, lang);
-}
 
 }  // namespace
 
@@ -268,63 +127,19 @@ json audit_json(const plan::AuditResult& a, Lang lang) {
           {"findings", findings}};
 }
 
-std::string findings_text(const std::vector<Finding>& findings, const Style& style) {
-  std::string out = ui("findings", style.lang) + colon(style.lang, false) + "\n";
-  if (findings.empty()) return out + "  " + ui("no_findings", style.lang) + "\n";
-  for (const Finding& f : findings) {
-    LocalizedFinding l = localize(f, style.lang);
-    out += fmt::format("  {}  {:<28} {}\n", severity_tag(f.severity, style, 4), f.id, l.title);
-    if (!l.detail.empty()) out += "        " + l.detail + "\n";
-    out += "        [" + citation(f, style.lang) + "]\n";
-  }
-  return out;
-}
-
 std::string render_quote(const Quote& q, Format format, const Style& style) {
-  switch (format) {
-    case Format::kJson: return quote_json(q, style.lang).dump(2) + "\n";
-    case Format::kMarkdown:
-    case Format::kHtml:  // the CLI offers HTML for tco only
-      return quote_markdown(q, style.lang);
-    case Format::kTable: return quote_table(q, style);
-  }
-  return {};
+  if (format == Format::kJson) return quote_json(q, style.lang).dump(2) + "\n";
+  return write_report(quote_report(q, style.lang), format, style);
 }
 
 std::string render_recommendation(const plan::Recommendation& r, Format format, const Style& style) {
   if (format == Format::kJson) return json{{"recommendations", json::array({recommendation_json(r, style.lang)})}}.dump(2) + "\n";
-  const bool md = format == Format::kMarkdown;
-  std::string out = (md ? "# " : "") + ui("recommendation", style.lang) + colon(style.lang) + config_summary(r.config, style.lang) + "\n\n";
-  out += (md ? "## " : "") + ui("why", style.lang) + colon(style.lang, false) + "\n" + (md ? "\n" : "");
-  for (const auto& f : r.why) out += (md ? "- " : "  • ") + localize(f, style.lang).detail + "\n";
-  out += "\n";
-  return out + (md ? quote_markdown(r.quote, style.lang) : quote_table(r.quote, style));
+  return write_reports(recommendation_reports(r, style.lang), format, style);
 }
 
 std::string render_audit(const plan::AuditResult& a, Format format, const Style& style) {
-  const Lang lang = style.lang;
-  if (format == Format::kJson) return audit_json(a, lang).dump(2) + "\n";
-  const std::string verdict = ui(a.failed() ? "fail" : "pass", lang);
-  if (format == Format::kMarkdown) {
-    std::string out = "# " + ui("audit", lang) + colon(lang) + a.vendor + "\n\n**" + ui("verdict", lang) + colon(lang) + verdict + "**\n\n";
-    out += "- " + say(Phrase("audit.once").fact("amount", money(a.total_once, "CNY")), lang) + "\n- " +
-           say(Phrase("audit.monthly").fact("amount", money(a.total_monthly, "CNY")), lang) + "\n\n";
-    return out + findings_markdown(a.findings, lang);
-  }
-  std::string tag = verdict;
-  if (style.colour) tag = std::string(a.failed() ? "\x1b[1;31m" : "\x1b[1;32m") + verdict + "\x1b[0m";
-  std::string out = ui("audit", lang) + colon(lang) + a.vendor + "\n" + ui("verdict", lang) + colon(lang) + tag + "\n";
-  out += say(Phrase("audit.totals")
-                 .fact("gpus", std::to_string(a.gpus))
-                 .fact("once", money(a.total_once, "CNY"))
-                 .fact("monthly", money(a.total_monthly, "CNY")),
-             lang) +
-         "\n";
-  if (a.buy_per_gpu)
-    out += say(Phrase("audit.per_gpu_buy").fact("amount", money(*a.buy_per_gpu, "CNY")), lang) + "\n";
-  if (a.rent_per_gpu_month)
-    out += say(Phrase("audit.per_gpu_rent").fact("amount", money(*a.rent_per_gpu_month, "CNY")), lang) + "\n";
-  return out + "\n" + findings_text(a.findings, style);
+  if (format == Format::kJson) return audit_json(a, style.lang).dump(2) + "\n";
+  return write_report(audit_report(a, style.lang), format, style);
 }
 
 }  // namespace gpuplan::report

@@ -1,5 +1,6 @@
-// Renderers: a quote, a recommendation or an audit as an aligned terminal table, JSON or
-// Markdown. Pure functions of a result; the JSON shapes are public (see README).
+// Renderers: a quote, a recommendation or an audit as an aligned terminal table, JSON, Markdown
+// or one HTML page (the text formats through report::Document). Pure functions of a result; the
+// JSON shapes are public (see README).
 #pragma once
 
 #include <string>
@@ -32,8 +33,5 @@ nlohmann::json audit_json(const plan::AuditResult& a, Lang lang);
 std::string render_quote(const plan::Quote& q, Format format, const Style& style);
 std::string render_recommendation(const plan::Recommendation& r, Format format, const Style& style);
 std::string render_audit(const plan::AuditResult& a, Format format, const Style& style);
-
-// The findings block shared by every verb's table output.
-std::string findings_text(const std::vector<Finding>& findings, const Style& style);
 
 }  // namespace gpuplan::report

@@ -432,7 +432,7 @@ TEST(CliTest, RackAmpsWithoutACatalogCircuitExits2NamingTheFlag) {
 TEST(CliTest, UnknownFormatExits2) {
   CliResult r = run_gpuplan("quote " + example("a100-8gpu-training.yaml") + " --format xml --lang en");
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_EQ(r.err, error_line(Error{{}, 0, "--format", not_one_of("xml", {"table", "json", "md"})}, Lang::kEn));
+  EXPECT_EQ(r.err, error_line(Error{{}, 0, "--format", not_one_of("xml", {"table", "json", "md", "html"})}, Lang::kEn));
   EXPECT_TRUE(r.out.empty()) << r.out;
 }
 
@@ -742,10 +742,21 @@ TEST(CliTest, TcoHtmlReportIsWrittenToTheOutputFile) {
   EXPECT_FALSE(contains(html.str(), "<script"));
 }
 
-TEST(CliTest, HtmlIsOfferedForTcoOnly) {
-  CliResult r = run_gpuplan("quote " + example("a100-8gpu-training.yaml") + " --format html");
+TEST(CliTest, HtmlIsRefusedWhereNotOffered) {
+  CliResult r = run_gpuplan("catalog list --format html");
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_TRUE(contains(r.err, "--format")) << r.err;
+}
+
+TEST(CliTest, QuoteRecommendAndAuditWriteOneHtmlPage) {
+  for (const std::string& args : {"quote " + example("a100-8gpu-training.yaml"),
+                                 std::string("recommend --task finetune --params 13B --dataset-tb 2"),
+                                 "audit " + example("vendor-quote-clean.yaml")}) {
+    CliResult r = run_gpuplan(args + " --format html --lang zh");
+    ASSERT_EQ(r.exit_code, 0) << args << "\n" << r.err;
+    testing::expect_self_contained_html(r.out, "zh-CN", 0);
+    EXPECT_EQ(r.out.substr(r.out.size() - 8), "</html>\n") << args;
+  }
 }
 
 TEST(CliTest, BadScenariosExit2NamingFileLineAndField) {

@@ -1,14 +1,19 @@
 // Rendering: number and money formats, display widths and aligned tables, message lookup in
-// both languages, and the public JSON and Markdown shapes of a quote.
+// both languages, the public JSON and Markdown shapes of a quote, and the HTML page of a quote,
+// a recommendation and an audit.
 #include "report/render.h"
 
+#include <algorithm>
 #include <set>
 
 #include <gtest/gtest.h>
 
 #include "core/money.h"
 #include "core/yaml_reader.h"
+#include "plan/audit.h"
 #include "plan/quote.h"
+#include "plan/recommend.h"
+#include "report/document.h"
 #include "report/messages.h"
 #include "report/table.h"
 #include "test_support.h"
@@ -17,7 +22,9 @@ namespace gpuplan::report {
 namespace {
 
 using gpuplan::testing::config_from;
+using gpuplan::testing::count_of;
 using gpuplan::testing::default_catalog;
+using gpuplan::testing::expect_self_contained_html;
 using gpuplan::testing::source_path;
 
 std::set<std::string> keys_of(const nlohmann::json& j) {
@@ -30,6 +37,16 @@ plan::Quote training_quote() {
   auto text = read_text_file(source_path("examples/a100-8gpu-training.yaml"));
   EXPECT_TRUE(text);
   return plan::build_quote(config_from(text ? *text : ""), default_catalog());
+}
+
+plan::AuditResult audit_of(const std::string& example) {
+  auto q = plan::read_vendor_quote(source_path("examples/" + example));
+  EXPECT_TRUE(q);
+  return q ? plan::audit_quote(*q, default_catalog()) : plan::AuditResult{};
+}
+
+bool has(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
 }
 
 // --- Numbers and money ----------------------------------------------------------------------
@@ -187,6 +204,107 @@ TEST(RenderTest, QuoteTableShowsTotalsWithoutColourWhenAsked) {
   //      800,000 + 200,000 + 40,000 + 40,000 + 3,072 + 46,080 + 6,000 + 165,000 = 1,300,152 (high)
   EXPECT_NE(out.find("¥902,496–1,300,152"), std::string::npos) << out;
   EXPECT_EQ(out.find("\x1b["), std::string::npos);
+}
+
+TEST(RenderTest, QuoteTableColoursTheSeverityTagsOnly) {
+  const plan::Quote q = training_quote();
+  ASSERT_FALSE(q.findings.empty());
+  const std::string plain = render_quote(q, Format::kTable, Style{Lang::kEn, false});
+  const std::string colour = render_quote(q, Format::kTable, Style{Lang::kEn, true});
+  const std::string tag = severity_label(q.findings[0].severity, Lang::kEn);
+  EXPECT_TRUE(has(colour, "\x1b[0m  " + q.findings[0].id)) << colour;
+  // Without the escape codes the colour text is the plain text.
+  std::string stripped;
+  for (size_t i = 0; i < colour.size(); ++i) {
+    if (colour[i] == '\x1b')
+      i = colour.find('m', i);
+    else
+      stripped += colour[i];
+  }
+  EXPECT_EQ(stripped, plain);
+  EXPECT_TRUE(has(plain, "  " + tag));
+}
+
+TEST(RenderTest, QuoteHtmlIsOnePageWithTheLinesTotalsAndFindings) {
+  const plan::Quote q = training_quote();
+  for (Lang lang : {Lang::kEn, Lang::kZh}) {
+    const std::string page = render_quote(q, Format::kHtml, Style{lang, false});
+    expect_self_contained_html(page, lang == Lang::kZh ? "zh-CN" : "en", 0);
+    EXPECT_EQ(count_of(page, "</html>"), 1u);
+    EXPECT_TRUE(has(page, "<th>" + ui("line", lang) + "</th><th class=\"num\">" + ui("qty", lang) + "</th>"));
+    EXPECT_TRUE(
+        has(page, "<td>NVIDIA A100 80GB SXM4</td><td class=\"num\">8</td><td class=\"num\">¥560,000–800,000</td>"))
+        << page;
+    EXPECT_TRUE(has(page, "<tr class=\"strong\"><td>" + ui("total", lang) + "</td>"));
+    EXPECT_TRUE(has(page, "¥902,496–1,300,152"));
+    EXPECT_TRUE(has(page, "<h2>" + ui("hidden_costs", lang) + "</h2>"));
+    EXPECT_TRUE(has(page, "<h2>" + ui("findings", lang) + "</h2>"));
+    for (const Finding& f : q.findings) {
+      EXPECT_TRUE(has(page, "<tr class=\"" + std::string(severity_name(f.severity)) + "\"><td>" +
+                                severity_label(f.severity, lang) + "</td><td><code>" + f.id + "</code></td>"))
+          << f.id;
+      EXPECT_TRUE(has(page, "<strong>" + html_escape(localize(f, lang).title) + "</strong>")) << f.id;
+    }
+    EXPECT_FALSE(has(page, "[1]"));  // the sources stand in their cells
+    EXPECT_EQ(page.find("\x1b["), std::string::npos);
+  }
+}
+
+TEST(RenderTest, QuoteHtmlEscapesTheConfigurationsWords) {
+  plan::Quote q = training_quote();
+  q.config.name = "<script>alert(\"x\")</script> & co";
+  const std::string page = render_quote(q, Format::kHtml, Style{Lang::kEn, false});
+  EXPECT_FALSE(has(page, "<script>"));
+  EXPECT_TRUE(has(page, "<h1>Quote: &lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; co</h1>")) << page;
+  EXPECT_TRUE(has(page, "<title>Quote: &lt;script&gt;"));
+}
+
+TEST(RenderTest, RecommendationHtmlIsOnePageWithItsQuote) {
+  plan::Workload w;
+  w.task = plan::Task::kFinetune;
+  w.params_b = 13;
+  w.dataset_tb = 2;
+  auto r = plan::recommend(w, default_catalog());
+  ASSERT_TRUE(r);
+  const std::string page = render_recommendation(*r, Format::kHtml, Style{Lang::kZh, false});
+  expect_self_contained_html(page, "zh-CN", 0);
+  EXPECT_EQ(count_of(page, "<h1>"), 2u);  // the recommendation, then its quote
+  EXPECT_EQ(page.find("<h1>" + ui("recommendation", Lang::kZh)), page.find("<h1>"));
+  EXPECT_TRUE(has(page, "<h2>" + ui("why", Lang::kZh) + colon(Lang::kZh, false) + "</h2>\n<ul>\n<li>"));
+  for (const Finding& f : r->why) EXPECT_TRUE(has(page, "<li>" + html_escape(localize(f, Lang::kZh).detail) + "</li>"));
+  EXPECT_TRUE(has(page, "<h1>" + ui("quote", Lang::kZh) + colon(Lang::kZh)));
+}
+
+TEST(RenderTest, AuditHtmlShowsTheVerdictTotalsAndFindings) {
+  const plan::AuditResult a = audit_of("vendor-quote-padded.yaml");
+  ASSERT_TRUE(a.failed());
+  for (Lang lang : {Lang::kEn, Lang::kZh}) {
+    const std::string page = render_audit(a, Format::kHtml, Style{lang, false});
+    expect_self_contained_html(page, lang == Lang::kZh ? "zh-CN" : "en", 0);
+    EXPECT_TRUE(has(page, "<h1>" + html_escape(ui("audit", lang) + colon(lang) + a.vendor) + "</h1>"));
+    EXPECT_TRUE(has(page, "<p class=\"sub\"><strong>" + ui("verdict", lang) + colon(lang) + ui("fail", lang) +
+                              "</strong></p>\n<ul>\n<li>"))
+        << page;
+    EXPECT_TRUE(has(page, "¥1,391,200"));
+    EXPECT_EQ(count_of(page, "<tr class=\"fail\">"),
+              static_cast<size_t>(std::count_if(a.findings.begin(), a.findings.end(),
+                                                [](const Finding& f) { return f.severity == Severity::kFail; })));
+    EXPECT_TRUE(has(page, "<code>audit.line_range</code>"));
+    // "From" price: the quotes in the English finding are escaped.
+    if (lang == Lang::kEn) {
+      EXPECT_TRUE(has(page, "<strong>&quot;From&quot; price</strong>")) << page;
+    }
+  }
+}
+
+TEST(RenderTest, AuditTableColoursTheVerdictOnlyWhenAsked) {
+  const plan::AuditResult a = audit_of("vendor-quote-padded.yaml");
+  const std::string plain = render_audit(a, Format::kTable, Style{Lang::kEn, false});
+  const std::string colour = render_audit(a, Format::kTable, Style{Lang::kEn, true});
+  EXPECT_TRUE(has(plain, "\nVerdict: fail\n")) << plain;
+  EXPECT_TRUE(has(colour, "\nVerdict: \x1b[1;31mfail\x1b[0m\n")) << colour;
+  EXPECT_EQ(plain.find("\x1b["), std::string::npos);
+  EXPECT_EQ(render_audit(a, Format::kMarkdown, Style{Lang::kEn, true}).find("\x1b["), std::string::npos);
 }
 
 }  // namespace

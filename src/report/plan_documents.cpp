@@ -1,0 +1,190 @@
+#include "report/plan_documents.h"
+
+#include "core/money.h"
+#include "core/units.h"
+
+namespace gpuplan::report {
+namespace {
+
+using A = TextTable::Align;
+using plan::Quote;
+
+std::string money(const Range& r, const std::string& currency) {
+  if (r.low == 0 && r.high == 0) return "—";
+  return format_money_range(r, currency);
+}
+
+const char* colour_of(Severity s) {
+  switch (s) {
+    case Severity::kFail:
+      return "\x1b[1;31m";
+    case Severity::kWarn:
+      return "\x1b[33m";
+    case Severity::kInfo:
+      return "\x1b[36m";
+    case Severity::kPass:
+      return "\x1b[32m";
+    case Severity::kNeedsEvidence:
+      return "\x1b[36m";
+  }
+  return "";
+}
+
+std::string config_summary(const plan::ServerConfig& c, Lang lang) {
+  return say(Phrase("quote.summary")
+                 .fact("gpus", std::to_string(c.gpus))
+                 .fact("gpu", c.gpu)
+                 .fact("nodes",
+                       {Phrase(c.nodes == 1 ? "quote.one_node" : "quote.nodes").fact("count", std::to_string(c.nodes))})
+                 .fact("platform", c.platform)
+                 .fact("region", c.region)
+                 .fact("task", plan::task_name(c.task)),
+             lang);
+}
+
+std::string power_line(const plan::PowerBudget& p, Lang lang) {
+  return say(Phrase("quote.power")
+                 .fact("total", format_watts(p.total_w()))
+                 .fact("gpus", format_watts(p.gpus_w))
+                 .fact("cpus", format_watts(p.cpus_w))
+                 .fact("memory", format_watts(p.memory_w))
+                 .fact("disks", format_watts(p.disks_w))
+                 .fact("nics", format_watts(p.nics_w))
+                 .fact("platform", format_watts(p.platform_w)),
+             lang);
+}
+
+// The priced lines, a rule, the totals (in bold on the pages), per GPU and the market's whole
+// server. Sources are long: the terminal cites them by number and lists them below.
+Block lines_block(const Quote& q, Lang lang) {
+  Block b;
+  b.columns = {ui("line", lang), ui("qty", lang), ui("buy", lang), ui("rent_monthly", lang), ui("source", lang)};
+  b.align = {A::kLeft, A::kRight, A::kRight, A::kRight, A::kLeft};
+  b.sources_column = 4;
+  for (const auto& line : q.lines)
+    b.rows.push_back({say(line.item, lang), format_number(line.qty, line.qty == static_cast<long>(line.qty) ? 0 : 2),
+                      money(line.buy, q.currency), money(line.rent_monthly, q.currency),
+                      in_lang(line.source, line.source_zh, lang)});
+  b.rules_before = {b.rows.size()};
+  b.strong.assign(b.rows.size(), false);
+  b.rows.push_back(
+      {ui("total", lang), "", money(q.total_buy, q.currency), money(q.total_rent_monthly, q.currency), ""});
+  b.strong.push_back(true);
+  b.rows.push_back({ui("per_gpu", lang), std::to_string(q.config.total_gpus()), money(q.buy_per_gpu, q.currency),
+                    money(q.rent_per_gpu_month, q.currency), cite_reference("S0 §3.2", lang)});
+  if (q.market)
+    b.rows.push_back({say(Phrase("quote.market_row").fact("gpus", std::to_string(q.market->gpus)), lang), "",
+                      money(q.market->buy, q.currency), money(q.market->rent_monthly, q.currency),
+                      in_lang(q.market->source, q.market->source_zh, lang)});
+  return b;
+}
+
+Block hidden_costs_block(const Quote& q, Lang lang) {
+  Block b;
+  b.heading = ui("hidden_costs", lang);
+  for (const auto& h : q.hidden_costs)
+    b.entries.push_back(
+        {lang == Lang::kZh ? h.name_zh : h.name,
+         h.monthly ? format_money_range(*h.monthly, q.currency) + ui("per_month", lang) : ui("not_included", lang)});
+  return b;
+}
+
+Line shown_only(std::string text, Shown shown, bool bullet = false) {
+  Line l(std::move(text), bullet);
+  l.shown = shown;
+  return l;
+}
+
+}  // namespace
+
+Report plain_report(std::string title, Lang lang) {
+  Report doc;
+  doc.title = std::move(title);
+  doc.look = Look::kQuote;
+  doc.heading_end = colon(lang, false);
+  return doc;
+}
+
+const std::string& in_lang(const std::string& en, const std::string& zh, Lang lang) {
+  return lang == Lang::kZh && !zh.empty() ? zh : en;
+}
+
+Block findings_block(const std::vector<Finding>& findings, Lang lang) {
+  Block b;
+  b.heading = ui("findings", lang);
+  if (findings.empty()) {
+    b.lines.push_back(ui("no_findings", lang));
+    return b;
+  }
+  FindingList list;
+  list.columns = {ui("severity", lang), ui("id", lang), ui("finding", lang), ui("source", lang)};
+  for (const Finding& f : findings) {
+    LocalizedFinding l = localize(f, lang);
+    list.rows.push_back({f.severity,
+                         severity_label(f.severity, lang),
+                         colour_of(f.severity),
+                         f.id,
+                         l.title,
+                         l.detail,
+                         {},
+                         citation(f, lang)});
+  }
+  b.findings = std::move(list);
+  return b;
+}
+
+Report quote_report(const Quote& q, Lang lang) {
+  const std::string summary = config_summary(q.config, lang);
+  Report doc = plain_report(ui("quote", lang) + colon(lang) + (q.config.name.empty() ? summary : q.config.name), lang);
+  // An unnamed quote's title is its summary already; the pages say it again under the title.
+  doc.subtitle.push_back(shown_only(summary, q.config.name.empty() ? Shown::kPages : Shown::kEverywhere));
+  doc.subtitle.push_back(ui("prices_note", lang));
+  doc.blocks.push_back(lines_block(q, lang));
+  Block power;
+  power.lines.push_back(ui("power", lang) + colon(lang) + power_line(q.power, lang));
+  doc.blocks.push_back(std::move(power));
+  doc.blocks.push_back(hidden_costs_block(q, lang));
+  doc.blocks.push_back(findings_block(q.findings, lang));
+  return doc;
+}
+
+std::vector<Report> recommendation_reports(const plan::Recommendation& r, Lang lang) {
+  Report doc = plain_report(ui("recommendation", lang) + colon(lang) + config_summary(r.config, lang), lang);
+  doc.heading_end.clear();  // Markdown has always written "## Why:" too
+  Block why;
+  why.heading = ui("why", lang) + colon(lang, false);
+  for (const auto& f : r.why) why.lines.push_back({localize(f, lang).detail, true});
+  doc.blocks.push_back(std::move(why));
+  return {doc, quote_report(r.quote, lang)};
+}
+
+Report audit_report(const plan::AuditResult& a, Lang lang) {
+  Report doc = plain_report(ui("audit", lang) + colon(lang) + a.vendor, lang);
+  const std::string verdict = ui(a.failed() ? "fail" : "pass", lang);
+  Line verdict_line(ui("verdict", lang) + colon(lang) + verdict);
+  verdict_line.strong = true;
+  verdict_line.colour =
+      ui("verdict", lang) + colon(lang) + (a.failed() ? "\x1b[1;31m" : "\x1b[1;32m") + verdict + "\x1b[0m";
+  doc.subtitle.push_back(std::move(verdict_line));
+  // The terminal gives the GPU count and per-GPU figures; the pages list the two totals.
+  doc.subtitle.push_back(shown_only(say(Phrase("audit.totals")
+                                            .fact("gpus", std::to_string(a.gpus))
+                                            .fact("once", money(a.total_once, "CNY"))
+                                            .fact("monthly", money(a.total_monthly, "CNY")),
+                                        lang),
+                                    Shown::kTerminal));
+  if (a.buy_per_gpu)
+    doc.subtitle.push_back(shown_only(
+        say(Phrase("audit.per_gpu_buy").fact("amount", money(*a.buy_per_gpu, "CNY")), lang), Shown::kTerminal));
+  if (a.rent_per_gpu_month)
+    doc.subtitle.push_back(shown_only(
+        say(Phrase("audit.per_gpu_rent").fact("amount", money(*a.rent_per_gpu_month, "CNY")), lang), Shown::kTerminal));
+  doc.subtitle.push_back(
+      shown_only(say(Phrase("audit.once").fact("amount", money(a.total_once, "CNY")), lang), Shown::kPages, true));
+  doc.subtitle.push_back(shown_only(say(Phrase("audit.monthly").fact("amount", money(a.total_monthly, "CNY")), lang),
+                                    Shown::kPages, true));
+  doc.blocks.push_back(findings_block(a.findings, lang));
+  return doc;
+}
+
+}  // namespace gpuplan::report
