@@ -51,7 +51,7 @@ constexpr Words kWords[] = {
   {"cli.help.version", "Display program version information and exit", "显示版本信息并退出"},
   {"cli.help.catalog_dir", "Directory of catalog YAML laid over the default (repeatable)",
                            "存放目录 YAML 的文件夹，叠加在默认目录之上（可重复）"},
-  {"cli.help.format", "Output: table, json or md (html for tco, usage, accept and diagnose)", "输出格式：table、json 或 md（tco、usage、accept 和 diagnose 还支持 html）"},
+  {"cli.help.format", "Output: table, json, md or html (catalog: table, json or md)", "输出格式：table、json、md 或 html（catalog 只支持 table、json 和 md）"},
   {"cli.help.lang", "Language of the output and messages: en or zh (default from LANG)",
                     "输出和提示的语言：en 或 zh（默认取自 LANG）"},
   {"cli.help.no_color", "Never colour the output (NO_COLOR is honoured too)", "输出不使用颜色（也遵循 NO_COLOR 环境变量）"},
