@@ -47,7 +47,7 @@ std::string read_kmsg() {
   return text;
 }
 
-class LiveHost final : public HostInput {
+class LiveHost final : public machine::MachineHost {
  public:
   LiveHost() : fs_("/") {}
 
@@ -84,13 +84,6 @@ class LiveHost final : public HostInput {
     r.timed_out = r.exit_code == kTimedOutStatus;
     return r;
   }
-
-  Result<nvml::NvmlFacts> nvml_facts() override { return machine::nvml_facts(); }
-  Result<NvmlSamples> sample_nvml(std::chrono::milliseconds duration, std::chrono::milliseconds interval,
-                                  const SampleProgress& progress) override {
-    return machine::sample_nvml(duration, interval, progress);
-  }
-  std::chrono::system_clock::time_point now() override { return machine::now(); }
 
  private:
   HostFs fs_;

@@ -13,7 +13,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-class SnapshotHost final : public HostInput {
+class SnapshotHost final : public machine::MachineHost {
  public:
   // `unpacked`: a temporary directory this host removes when it goes, or "".
   SnapshotHost(const std::string& dir, std::string unpacked) : fs_(dir), unpacked_(std::move(unpacked)) {}
@@ -29,13 +29,6 @@ class SnapshotHost final : public HostInput {
   std::optional<KernelLogText> live_kernel_log() override { return std::nullopt; }
   bool has_tool(const std::string&) override { return false; }
   ToolRun run(const std::string&, std::chrono::seconds) override { return {}; }
-
-  Result<nvml::NvmlFacts> nvml_facts() override { return machine::nvml_facts(); }
-  Result<NvmlSamples> sample_nvml(std::chrono::milliseconds duration, std::chrono::milliseconds interval,
-                                  const SampleProgress& progress) override {
-    return machine::sample_nvml(duration, interval, progress);
-  }
-  std::chrono::system_clock::time_point now() override { return machine::now(); }
 
  private:
   HostFs fs_;
