@@ -280,7 +280,8 @@ Catalog Catalog::load(const std::vector<std::string>& dirs, std::vector<Error>& 
   // Every threshold the code reads, so that a missing one is bad input here, not a failure later.
   for (std::string_view id : required_thresholds())
     if (!c.find("threshold", id))
-      problems.push_back({{}, 0, std::string(id), Phrase("error.catalog.missing_threshold").fact("id", std::string(id))});
+      problems.push_back(
+          {{}, 0, std::string(id), Phrase("error.catalog.missing_threshold").fact("id", std::string(id))});
   return c;
 }
 
