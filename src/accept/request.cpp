@@ -38,15 +38,15 @@ class Preparation {
     in.kernel_log_source = view_.kernel_log_source;
     in.nvml = view_.nvml;
     in.nvml_error = view_.nvml_error;
-    if (auto e = summarise(request_.soak, "--soak", in.soak)) return *e;
-    if (auto e = summarise(request_.load, "--load", in.load)) return *e;
-    if (auto e = summarise(request_.archive, "--archive", in.archive)) return *e;
-    if (auto e = read_tools()) return *e;
-    if (auto e = read_benchmark()) return *e;
-    if (auto e = read_firmware()) return *e;
+    if (auto step = summarise(request_.soak, "--soak", in.soak); !step) return step.error();
+    if (auto step = summarise(request_.load, "--load", in.load); !step) return step.error();
+    if (auto step = summarise(request_.archive, "--archive", in.archive); !step) return step.error();
+    if (auto step = read_tools(); !step) return step.error();
+    if (auto step = read_benchmark(); !step) return step.error();
+    if (auto step = read_firmware(); !step) return step.error();
     if (!request_.cuda.empty()) in.versions["cuda"] = request_.cuda;
     if (!request_.nccl.empty()) in.versions["nccl"] = request_.nccl;
-    if (auto e = read_attachments()) return *e;
+    if (auto step = read_attachments(); !step) return step.error();
     in.expected_gpus = request_.expected_gpus;
     return std::move(out_);
   }
@@ -54,8 +54,8 @@ class Preparation {
  private:
   void keep(const std::string& name, const std::string& path) { out_.evidence.push_back({name, path, {}}); }
 
-  std::optional<Error> summarise(const std::string& path, const char* flag, std::optional<LogSummary>& out) {
-    if (path.empty()) return std::nullopt;
+  Result<void> summarise(const std::string& path, const char* flag, std::optional<LogSummary>& out) {
+    if (path.empty()) return {};
     auto s = summarise_log(path, catalog_, progress_);
     if (!s) {
       const Error& e = s.error();
@@ -64,7 +64,7 @@ class Preparation {
     for (const auto& skip : s->stats.skipped) note_(skipped_line(skip));
     out = std::move(*s);
     keep(std::string("inputs/") + (flag + 2) + "-" + base_name(path), path);
-    return std::nullopt;
+    return {};
   }
 
   // A tool's output: the file named on the command line wins over the host's capture. A named
@@ -91,7 +91,7 @@ class Preparation {
     return std::optional<Parsed>();
   }
 
-  std::optional<Error> read_tools() {
+  Result<void> read_tools() {
     AcceptInputs& in = out_.inputs;
     for (const auto& path : request_.smartctl) {
       auto smart = parse_tool(path, "--smartctl", "", probe::parse_smartctl_json);
@@ -109,13 +109,13 @@ class Preparation {
     auto topo = parse_tool(request_.topo, "--topo", "topo.txt", probe::parse_topo_matrix);
     if (!topo) return topo.error();
     in.topo = *topo;
-    return std::nullopt;
+    return {};
   }
 
   // G10: a benchmark's output, from a file or a command run now.
-  std::optional<Error> read_benchmark() {
+  Result<void> read_benchmark() {
     AcceptInputs& in = out_.inputs;
-    if (request_.benchmark.empty() && request_.benchmark_cmd.empty()) return std::nullopt;
+    if (request_.benchmark.empty() && request_.benchmark_cmd.empty()) return {};
     std::optional<std::string> text;
     if (!request_.benchmark.empty()) {
       auto file = read_text_file(request_.benchmark);
@@ -145,18 +145,18 @@ class Preparation {
     }
     in.images_per_s = parse_images_per_second(*text);
     if (!in.images_per_s) return Error{in.benchmark_source, 0, "--benchmark", Phrase("cli.accept.no_images_per_s")};
-    return std::nullopt;
+    return {};
   }
 
   // G11: firmware images against the vendor's checksum file.
-  std::optional<Error> read_firmware() {
+  Result<void> read_firmware() {
     AcceptInputs& in = out_.inputs;
     for (const auto& path : request_.firmware) {
       auto hash = sha256_file(path);
       if (!hash) return Error{path, 0, "--firmware", hash.error().message};
       in.firmware.push_back({path, *hash});
     }
-    if (request_.checksums.empty()) return std::nullopt;
+    if (request_.checksums.empty()) return {};
     auto text = read_text_file(request_.checksums);
     if (!text) return Error{request_.checksums, 0, "--checksums", Phrase("cli.file.cannot_read")};
     auto sums = parse_checksums(*text, request_.checksums);
@@ -164,10 +164,10 @@ class Preparation {
     in.expected_sha256 = *sums;
     in.checksum_file = request_.checksums;
     keep("inputs/" + base_name(request_.checksums), request_.checksums);
-    return std::nullopt;
+    return {};
   }
 
-  std::optional<Error> read_attachments() {
+  Result<void> read_attachments() {
     const auto& allowed = attachable_checks();
     for (const auto& spec : request_.attach) {
       const auto eq = spec.find('=');
@@ -185,7 +185,7 @@ class Preparation {
       out_.inputs.attached[check] = file + " (sha256 " + *hash + ")";
       keep("inputs/attached-" + check + "-" + base_name(file), file);
     }
-    return std::nullopt;
+    return {};
   }
 
   const AcceptRequest& request_;

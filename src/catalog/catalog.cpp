@@ -7,6 +7,7 @@
 #include <regex>
 #include <stdexcept>
 
+#include "catalog/required_thresholds.h"
 #include "catalog/schema.h"
 #include "core/text.h"
 
@@ -276,6 +277,11 @@ Catalog Catalog::load(const std::vector<std::string>& dirs, std::vector<Error>& 
       }
     }
   }
+  // Every threshold the code reads, so that a missing one is bad input here, not a failure later.
+  for (std::string_view id : required_thresholds())
+    if (!c.find("threshold", id))
+      problems.push_back(
+          {{}, 0, std::string(id), Phrase("error.catalog.missing_threshold").fact("id", std::string(id))});
   return c;
 }
 
@@ -304,6 +310,7 @@ std::vector<std::string> Catalog::ids_of_kind(std::string_view kind) const {
 
 const Entry& Catalog::threshold_entry(std::string_view id) const {
   const Entry* e = find("threshold", id);
+  // Load reported every listed id it lacks; another id is a defect of the code, not of the input.
   if (!e) throw std::out_of_range("catalog has no threshold '" + std::string(id) + "'");
   return *e;
 }

@@ -63,8 +63,10 @@ class Catalog {
   std::vector<std::string> ids_of_kind(std::string_view kind) const;
   const std::vector<Entry>& entries() const { return entries_; }
 
-  // A threshold entry's value (its low end) or range. A missing threshold is a defect of the
-  // shipped catalog, reported as std::out_of_range naming the id.
+  // A threshold entry's value (its low end) or range. Load reports each id of
+  // required_thresholds() that no directory has as a problem (error.catalog.missing_threshold,
+  // field = the id), so these never throw for a catalog loaded without problems; an id missing
+  // from that list is a defect of the code, reported as std::out_of_range naming the id.
   double threshold(std::string_view id) const;
   Range threshold_range(std::string_view id) const;
   const Entry& threshold_entry(std::string_view id) const;

@@ -20,8 +20,8 @@ struct AcceptArgs {
 
 // The evidence bundle: the named files, what the host showed, the report in three forms and
 // when it all happened.
-std::optional<Error> write_evidence(const AcceptArgs& a, const GatheredHost& host, const accept::AcceptReport& report,
-                                    std::vector<BundleFile> files, const std::string& started, const Context& ctx) {
+Result<void> write_evidence(const AcceptArgs& a, const GatheredHost& host, const accept::AcceptReport& report,
+                            std::vector<BundleFile> files, const std::string& started, const Context& ctx) {
   for (auto& f : probe::host_evidence(*host.input, host.view, host.options)) files.push_back(std::move(f));
   report::Style plain = ctx.style;
   plain.colour = false;
@@ -39,7 +39,7 @@ std::optional<Error> write_evidence(const AcceptArgs& a, const GatheredHost& hos
   auto written = write_bundle(a.evidence, files);
   if (!written) return written.error();
   note(Phrase("cli.accept.wrote_evidence").fact("count", std::to_string(*written)).fact("dir", a.evidence));
-  return std::nullopt;
+  return {};
 }
 
 int run_accept(const Common& common, const AcceptArgs& a) {
@@ -61,7 +61,8 @@ int run_accept(const Common& common, const AcceptArgs& a) {
   const accept::AcceptReport report = accept::run_acceptance(prepared->inputs, ctx.catalog);
   const std::string text = report::render_accept(report, ctx.format, ctx.style);
   if (!a.evidence.empty())
-    if (auto e = write_evidence(a, *host, report, std::move(prepared->evidence), started, ctx)) return bad_input(*e);
+    if (auto written = write_evidence(a, *host, report, std::move(prepared->evidence), started, ctx); !written)
+      return bad_input(written.error());
   if (int r = emit(text, a.output)) return r;
   return report.passed ? kOk : kVerdictFailed;
 }

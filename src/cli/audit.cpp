@@ -16,7 +16,7 @@ int run_audit(const Common& common, const std::string& file) {
   if (!make_context(common, ctx, rc, /*html_ok=*/true)) return rc;
   auto quote = plan::read_vendor_quote(file);
   if (!quote) return bad_input(quote.error());
-  if (auto problem = plan::check_parts(*quote, ctx.catalog)) return bad_input(*problem);
+  if (auto parts = plan::check_parts(*quote, ctx.catalog); !parts) return bad_input(parts.error());
   plan::AuditResult result = plan::audit_quote(*quote, ctx.catalog);
   std::cout << report::render_audit(result, ctx.format, ctx.style);
   return result.failed() ? kVerdictFailed : kOk;

@@ -50,8 +50,8 @@ int run_check(const Common& common, const std::string& dir) {
   if (!dir.empty()) overrides.push_back(dir);
   std::vector<Error> problems;
   catalog::Catalog cat = catalog::Catalog::load(catalog_dirs(overrides), problems);
-  report::Format format = report::Format::kTable;
-  report::parse_format(common.format, format);
+  // An unknown --format shows the check as a table.
+  const report::Format format = report::parse_format(common.format).value_or(report::Format::kTable);
   std::cout << report::render_catalog_check(cat.entries().size(), problems, format, language());
   return problems.empty() ? kOk : kBadInput;
 }

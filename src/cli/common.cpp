@@ -136,9 +136,7 @@ report::Lang language_of(int argc, const char* const* argv) {
     else if (arg.rfind("--lang=", 0) == 0)
       given = arg.substr(7);
   }
-  report::Lang lang = report::lang_from_env();
-  if (!given.empty()) report::parse_lang(given, lang);
-  return lang;
+  return report::parse_lang(given).value_or(report::lang_from_env());
 }
 
 std::string ui(std::string_view key) {
@@ -211,16 +209,22 @@ std::string examples(std::initializer_list<std::string_view> commands) {
 }
 
 bool make_context(const Common& common, Context& ctx, int& exit_code, bool html_ok) {
-  if (!report::parse_format(common.format, ctx.format) || (ctx.format == report::Format::kHtml && !html_ok)) {
+  const std::optional<report::Format> format = report::parse_format(common.format);
+  if (!format || (*format == report::Format::kHtml && !html_ok)) {
     std::vector<std::string> formats{"table", "json", "md"};
     if (html_ok) formats.push_back("html");
     exit_code = bad_input(Error{{}, 0, "--format", not_one_of(common.format, formats)});
     return false;
   }
+  ctx.format = *format;
   ctx.style.lang = g_language;
-  if (!common.lang.empty() && !report::parse_lang(common.lang, ctx.style.lang)) {
-    exit_code = bad_input(Error{{}, 0, "--lang", not_one_of(common.lang, {"en", "zh"})});
-    return false;
+  if (!common.lang.empty()) {
+    const std::optional<report::Lang> lang = report::parse_lang(common.lang);
+    if (!lang) {
+      exit_code = bad_input(Error{{}, 0, "--lang", not_one_of(common.lang, {"en", "zh"})});
+      return false;
+    }
+    ctx.style.lang = *lang;
   }
   const char* no_color = std::getenv("NO_COLOR");
   ctx.style.colour =

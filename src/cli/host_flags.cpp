@@ -13,9 +13,8 @@ void add_host_flags(CLI::App& cmd, HostFlags& flags) {
 }
 
 probe::NvmlSource nvml_source(const HostFlags& flags) {
-  probe::NvmlSource source = probe::NvmlSource::kAuto;
-  probe::parse_nvml_source(flags.nvml, source);  // CLI11 let only the four names through
-  return source;
+  // CLI11 let only the four names through; no --nvml is auto.
+  return probe::parse_nvml_source(flags.nvml).value_or(probe::NvmlSource::kAuto);
 }
 
 Result<GatheredHost> gather(const HostFlags& flags) {

@@ -21,7 +21,7 @@ struct QuoteArgs {
 };
 
 // Flags override the file (quick what-ifs).
-std::optional<Error> apply_flags(const QuoteArgs& args, plan::ConfigInput& input) {
+Result<void> apply_flags(const QuoteArgs& args, plan::ConfigInput& input) {
   plan::ServerConfig& c = input.config;
   if (!args.gpu.empty()) c.gpu = args.gpu;
   if (args.gpus) {
@@ -49,7 +49,7 @@ std::optional<Error> apply_flags(const QuoteArgs& args, plan::ConfigInput& input
     if (!t) return Error{{}, 0, "--task", not_one_of(args.task, plan::task_names())};
     c.task = *t;
   }
-  return std::nullopt;
+  return {};
 }
 
 int run_quote(const Common& common, const QuoteArgs& args) {
@@ -64,7 +64,7 @@ int run_quote(const Common& common, const QuoteArgs& args) {
   } else if (args.gpu.empty() || !args.gpus) {
     return bad_input(Phrase("cli.quote.needs_input"));
   }
-  if (auto e = apply_flags(args, input)) return bad_input(*e);
+  if (auto applied = apply_flags(args, input); !applied) return bad_input(applied.error());
   auto resolved = plan::resolve_config(input, ctx.catalog);
   if (!resolved) {
     Error e = resolved.error();

@@ -144,11 +144,15 @@ struct SynthArgs {
 
 int run_synth(const SynthArgs& a) {
   usage::SynthOptions o;
-  if (!usage::parse_synth_pattern(a.pattern, o.pattern))
+  const std::optional<usage::SynthPattern> pattern = usage::parse_synth_pattern(a.pattern);
+  if (!pattern)
     return bad_input(
         Error{{}, 0, "--pattern", not_one_of(a.pattern, {"idle", "steady", "nightly-peak", "weekly-burst"})});
-  if (!usage::parse_synth_format(a.format, o.format))
+  o.pattern = *pattern;
+  const std::optional<usage::SynthFormat> format = usage::parse_synth_format(a.format);
+  if (!format)
     return bad_input(Error{{}, 0, "--format", not_one_of(a.format, {"smi-csv", "dmon", "prom", "openmetrics"})});
+  o.format = *format;
   auto interval = parse_quantity(a.interval, Dimension::kTime, "s");
   if (!interval || *interval * 3600 < 1 - 1e-9 || std::fmod(*interval * 3600, 1) > 1e-9)
     return bad_input(Error{{}, 0, "--interval", Phrase("cli.value.not_whole_seconds").fact("got", a.interval)});

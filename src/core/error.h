@@ -2,8 +2,29 @@
 // carry where they happened (file:line:field), never exceptions crossing module boundaries.
 // What went wrong is a phrase (a message id and its facts): report/messages words it in the
 // reader's language (report::error_text).
+//
+// The one idiom for an operation that can fail:
+//   - Result<T>: the value or the Error. Result<void> (a specialization) is the same for an
+//     operation that gives nothing back but can fail: `return {};` is success. Both are
+//     [[nodiscard]]: ignoring one is a bug, or needs an explicit `(void)` with a comment saying why.
+//   - std::optional<T>: a parse of a name or a small value whose failure needs no reason
+//     (report::parse_format, usage::parse_synth_pattern); the caller words the error, usually
+//     not_one_of with the names it takes.
+// Kept on purpose, outside that idiom:
+//   - ParseFailure (below), thrown only inside one parser by deep field readers and turned into
+//     an Error at the parser's public boundary; it never crosses a module.
+//   - std::vector<Error> where one pass collects every problem rather than stopping at the first
+//     (catalog::Catalog::load, so that `catalog check` lists them all).
+//   - std::optional<Phrase> from a check whose caller knows where it happened and builds the Error
+//     (the catalog's field checks, the snapshot's link check), and a reader's recorded failure
+//     (telemetry::ByteSource::failure): the words of a problem, not yet an Error.
+//   - bool with an out-parameter in telemetry's per-field scanners (number_parse.h,
+//     smi_timestamp.h, gpu_lookup.h, the shaped-line readers), which run once a field of
+//     multi-gigabyte logs, and in the kernel log's per-line matchers (probe/kernel_log.cpp), which
+//     fill in a line or event the caller has begun; a miss needs no reason in either.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <utility>
 #include <variant>
@@ -31,7 +52,7 @@ struct Error {
 };
 
 template <class T>
-class Result {
+class [[nodiscard]] Result {
  public:
   Result(T value) : v_(std::move(value)) {}      // NOLINT: implicit by design
   Result(Error error) : v_(std::move(error)) {}  // NOLINT
@@ -47,6 +68,19 @@ class Result {
 
  private:
   std::variant<T, Error> v_;
+};
+
+template <>
+class [[nodiscard]] Result<void> {
+ public:
+  Result() = default;                                // success
+  Result(Error error) : error_(std::move(error)) {}  // NOLINT: implicit by design
+  bool ok() const { return !error_.has_value(); }
+  explicit operator bool() const { return ok(); }
+  const Error& error() const { return *error_; }
+
+ private:
+  std::optional<Error> error_;
 };
 
 // Thrown only inside a parser and turned into an Error at its public boundary, so that deep

@@ -18,11 +18,11 @@ class CollectSamples : public telemetry::SampleSink {
 };
 
 // Live: NVML sampled for a while, as the logs would have been; its GPUs follow the logs' ones.
-std::optional<Error> sample_live(const DiagnoseRequest& request, probe::HostInput& host,
-                                 const probe::SampleProgress& progress, DiagnoseInputs& in) {
+Result<void> sample_live(const DiagnoseRequest& request, probe::HostInput& host, const probe::SampleProgress& progress,
+                         DiagnoseInputs& in) {
   if (request.sample.count() <= 0 || request.nvml == probe::NvmlSource::kOff ||
       request.nvml == probe::NvmlSource::kSnapshot)
-    return std::nullopt;
+    return {};
   auto sampled = host.sample_nvml(request.sample, request.interval, progress);
   if (!sampled) return sampled.error();
   const uint32_t base = static_cast<uint32_t>(in.gpu_names.size());
@@ -31,7 +31,7 @@ std::optional<Error> sample_live(const DiagnoseRequest& request, probe::HostInpu
     s.gpu += base;
     in.samples.push_back(s);
   }
-  return std::nullopt;
+  return {};
 }
 
 }  // namespace
@@ -53,7 +53,7 @@ Result<DiagnoseInputs> prepare_diagnosis(const DiagnoseRequest& request, probe::
                .fact("why", {skip.reason}));
   }
   in.gpu_names = gpus.names();
-  if (auto e = sample_live(request, host, progress, in)) return *e;
+  if (auto sampled = sample_live(request, host, progress, in); !sampled) return sampled.error();
   if (!request.topo.empty()) {
     auto text = read_text_file(request.topo);
     if (!text) return Error{request.topo, 0, "--topo", Phrase("cli.file.cannot_read")};

@@ -109,7 +109,7 @@ Result<VendorQuote> read_vendor_quote(const std::string& path) {
   return parse_vendor_quote(*text, path);
 }
 
-std::optional<Error> check_parts(const VendorQuote& q, const Catalog& cat) {
+Result<void> check_parts(const VendorQuote& q, const Catalog& cat) {
   std::vector<std::string> ids;
   for (const Entry& e : cat.entries()) ids.push_back(e.id);
   for (size_t i = 0; i < q.lines.size(); ++i) {
@@ -119,7 +119,7 @@ std::optional<Error> check_parts(const VendorQuote& q, const Catalog& cat) {
   }
   if (!q.gpu.empty() && !cat.find("gpu", q.gpu))
     return Error{q.file, q.gpu_line, "gpu", unknown_id("gpu", q.gpu, cat.ids_of_kind("gpu"))};
-  return std::nullopt;
+  return {};
 }
 
 AuditResult audit_quote(const VendorQuote& q, const Catalog& cat) {

@@ -65,7 +65,7 @@ const std::vector<std::string>& required_contract_fields();
 
 // A line naming a part the catalog lacks is bad input, not a finding: the error names the
 // line and suggests the nearest id.
-std::optional<Error> check_parts(const VendorQuote& quote, const catalog::Catalog& catalog);
+Result<void> check_parts(const VendorQuote& quote, const catalog::Catalog& catalog);
 
 AuditResult audit_quote(const VendorQuote& quote, const catalog::Catalog& catalog);
 

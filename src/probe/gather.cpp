@@ -16,7 +16,7 @@ std::string json_text(const nlohmann::json& j) {
 }
 
 // Kernel log: the named file, else the snapshot's capture, else the live log.
-std::optional<Error> read_kernel_log(HostInput& host, const GatherOptions& options, HostView& view) {
+Result<void> read_kernel_log(HostInput& host, const GatherOptions& options, HostView& view) {
   if (!options.kernel_log_file.empty()) {
     auto text = read_text_file(options.kernel_log_file);
     if (!text) return Error{options.kernel_log_file, 0, "--kernel-log", Phrase("cli.file.cannot_read")};
@@ -32,31 +32,31 @@ std::optional<Error> read_kernel_log(HostInput& host, const GatherOptions& optio
     view.kernel_log_source = std::move(live->source);
   }
   if (!view.kernel_log_source.empty()) view.kernel_log = parse_kernel_log(view.kernel_log_text);
-  return std::nullopt;
+  return {};
 }
 
 // NVML: the snapshot's facts offline, the library live.
-std::optional<Error> read_nvml(HostInput& host, NvmlSource source, HostView& view) {
+Result<void> read_nvml(HostInput& host, NvmlSource source, HostView& view) {
   if (source == NvmlSource::kOff) {
     view.nvml_error = Phrase("accept.nvml.off");
-    return std::nullopt;
+    return {};
   }
   const bool live = source == NvmlSource::kLive || (source == NvmlSource::kAuto && host.live());
   if (live) {
     auto facts = host.nvml_facts();
     if (!facts) {
       view.nvml_error = facts.error().phrase();
-      return std::nullopt;
+      return {};
     }
     view.nvml = std::move(*facts);
     view.nvml_json = json_text(nvml::facts_to_json(*view.nvml));
-    return std::nullopt;
+    return {};
   }
   const std::string file = kCaptureDir + "/nvml.json";
   auto text = host.fs().read(file);
   if (!text) {
     view.nvml_error = Phrase("accept.nvml.not_in_snapshot");
-    return std::nullopt;
+    return {};
   }
   auto j = nlohmann::json::parse(*text, nullptr, false);
   if (j.is_discarded()) return Error{host.fs().real(file), 0, {}, Phrase("cli.file.not_json")};
@@ -64,7 +64,7 @@ std::optional<Error> read_nvml(HostInput& host, NvmlSource source, HostView& vie
   if (!parsed) return parsed.error();
   view.nvml = std::move(*parsed);
   view.nvml_json = *text;
-  return std::nullopt;
+  return {};
 }
 
 // A tool's output worth keeping: it ran and succeeded (a failing nvidia-smi prints its complaint
@@ -96,18 +96,12 @@ void read_tools(HostInput& host, HostView& view) {
 
 }  // namespace
 
-bool parse_nvml_source(const std::string& name, NvmlSource& out) {
-  if (name == "auto")
-    out = NvmlSource::kAuto;
-  else if (name == "live")
-    out = NvmlSource::kLive;
-  else if (name == "snapshot")
-    out = NvmlSource::kSnapshot;
-  else if (name == "off")
-    out = NvmlSource::kOff;
-  else
-    return false;
-  return true;
+std::optional<NvmlSource> parse_nvml_source(const std::string& name) {
+  if (name == "auto") return NvmlSource::kAuto;
+  if (name == "live") return NvmlSource::kLive;
+  if (name == "snapshot") return NvmlSource::kSnapshot;
+  if (name == "off") return NvmlSource::kOff;
+  return std::nullopt;
 }
 
 Result<HostView> gather_host(HostInput& host, const GatherOptions& options) {
@@ -117,8 +111,8 @@ Result<HostView> gather_host(HostInput& host, const GatherOptions& options) {
     view.facts = std::move(*facts);
   else
     view.facts_error = facts.error().phrase();
-  if (auto e = read_kernel_log(host, options, view)) return *e;
-  if (auto e = read_nvml(host, options.nvml, view)) return *e;
+  if (auto read = read_kernel_log(host, options, view); !read) return read.error();
+  if (auto read = read_nvml(host, options.nvml, view); !read) return read.error();
   read_tools(host, view);
   return view;
 }

@@ -28,8 +28,8 @@ enum class NvmlSource {
   kSnapshot,  // gpuplan/nvml.json under the host's root
   kOff,
 };
-// "auto", "live", "snapshot", "off"; false for anything else.
-bool parse_nvml_source(const std::string& name, NvmlSource& out);
+// "auto", "live", "snapshot", "off"; nullopt for anything else.
+std::optional<NvmlSource> parse_nvml_source(const std::string& name);
 
 struct GatherOptions {
   std::string kernel_log_file;  // read this kernel log instead of the host's

@@ -306,20 +306,20 @@ Result<int> unpack_snapshot(const std::string& path, const std::string& dir, con
       return Error{path, 0, name, Phrase("error.snapshot.not_file")};
     }
     if (archive_entry_hardlink(e)) return Error{path, 0, name, Phrase("error.snapshot.hard_link")};
-    const auto too_big = [&](uint64_t file_bytes) -> std::optional<Error> {
+    const auto fits = [&](uint64_t file_bytes) -> Result<void> {
       if (file_bytes > limits.max_file_bytes)
         return Error{path, 0, name,
                      Phrase("error.snapshot.file_too_large").fact("max", std::to_string(limits.max_file_bytes))};
       if (total_bytes + file_bytes > limits.max_total_bytes)
         return Error{path, 0, name,
                      Phrase("error.snapshot.total_too_large").fact("max", std::to_string(limits.max_total_bytes))};
-      return std::nullopt;
+      return {};
     };
     // The size the header declares is refused before anything is written; the blocks below are
     // counted too, since a sparse entry's blocks say where its data really ends.
     uint64_t file_bytes =
         archive_entry_size_is_set(e) && archive_entry_size(e) > 0 ? static_cast<uint64_t>(archive_entry_size(e)) : 0;
-    if (auto refused = too_big(file_bytes)) return *refused;
+    if (auto fit = fits(file_bytes); !fit) return fit.error();
     archive_entry_set_pathname(e, (dir + "/" + name).c_str());
     if (archive_write_header(disk.get(), e) != ARCHIVE_OK) return disk_error(name);
     const void* block = nullptr;
@@ -329,7 +329,7 @@ Result<int> unpack_snapshot(const std::string& path, const std::string& dir, con
     while ((rr = archive_read_data_block(a.get(), &block, &size, &offset)) == ARCHIVE_OK) {
       const uint64_t end = static_cast<uint64_t>(offset < 0 ? 0 : offset) + size;
       if (end > file_bytes) file_bytes = end;
-      if (auto refused = too_big(file_bytes)) return *refused;
+      if (auto fit = fits(file_bytes); !fit) return fit.error();
       // A short or failed write (a full disk) comes back as ARCHIVE_WARN or worse: never a
       // silently truncated file.
       if (archive_write_data_block(disk.get(), block, size, offset) != ARCHIVE_OK) return disk_error(name);

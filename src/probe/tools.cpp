@@ -139,12 +139,13 @@ constexpr std::string_view kTrailingColumns[] = {"CPU Affinity", "NUMA Affinity"
 // --- nvidia-smi nvlink --status ------------------------------------------------------------------
 
 // "GPU 0: NVIDIA A100-SXM4-80GB (UUID: GPU-...)"
-bool parse_nvlink_gpu(std::string_view line, NvlinkStatus::Gpu& gpu) {
-  if (!starts_with(line, "GPU ")) return false;
+std::optional<NvlinkStatus::Gpu> parse_nvlink_gpu(std::string_view line) {
+  if (!starts_with(line, "GPU ")) return std::nullopt;
   size_t colon = line.find(": ");
-  if (colon == std::string_view::npos) return false;
+  if (colon == std::string_view::npos) return std::nullopt;
   auto index = to_int(line.substr(4, colon - 4));
-  if (!index) return false;
+  if (!index) return std::nullopt;
+  NvlinkStatus::Gpu gpu;
   gpu.index = *index;
   std::string_view rest = line.substr(colon + 2);
   size_t uuid = rest.rfind(" (UUID: ");
@@ -153,7 +154,7 @@ bool parse_nvlink_gpu(std::string_view line, NvlinkStatus::Gpu& gpu) {
     rest = rest.substr(0, uuid);
   }
   gpu.name = std::string(trim(rest));
-  return true;
+  return gpu;
 }
 
 }  // namespace
@@ -362,9 +363,8 @@ Result<NvlinkStatus> parse_nvlink_status(std::string_view text) {
     const int line_no = static_cast<int>(i) + 1;
     std::string_view line = trim(lines[i]);
     if (line.empty()) continue;
-    NvlinkStatus::Gpu gpu;
-    if (parse_nvlink_gpu(line, gpu)) {
-      status.gpus.push_back(std::move(gpu));
+    if (auto gpu = parse_nvlink_gpu(line)) {
+      status.gpus.push_back(std::move(*gpu));
       continue;
     }
     if (status.gpus.empty()) return error_at(line_no, got("error.nvlink.gpu_first", line));

@@ -52,14 +52,10 @@ Lang lang_from_env() {
   return Lang::kEn;
 }
 
-bool parse_lang(std::string_view s, Lang& out) {
-  if (s == "en")
-    out = Lang::kEn;
-  else if (s == "zh")
-    out = Lang::kZh;
-  else
-    return false;
-  return true;
+std::optional<Lang> parse_lang(std::string_view s) {
+  if (s == "en") return Lang::kEn;
+  if (s == "zh") return Lang::kZh;
+  return std::nullopt;
 }
 
 const MessageText* find_message(std::string_view key) {

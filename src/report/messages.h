@@ -9,6 +9,7 @@
 #pragma once
 
 #include <initializer_list>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -24,7 +25,8 @@ enum class Lang { kEn, kZh };
 
 // "zh..." in LC_ALL, LC_MESSAGES or LANG (the first one set) selects Chinese; else English.
 Lang lang_from_env();
-bool parse_lang(std::string_view s, Lang& out);
+// "en" or "zh"; nullopt for anything else.
+std::optional<Lang> parse_lang(std::string_view s);
 
 // The words of `key` in `lang` with each {name} filled from `facts`.
 std::string say(std::string_view key, Lang lang, const Facts& facts = {});

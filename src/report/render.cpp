@@ -10,13 +10,12 @@ using plan::Quote;
 
 }  // namespace
 
-bool parse_format(std::string_view s, Format& out) {
-  if (s == "table") out = Format::kTable;
-  else if (s == "json") out = Format::kJson;
-  else if (s == "md") out = Format::kMarkdown;
-  else if (s == "html") out = Format::kHtml;
-  else return false;
-  return true;
+std::optional<Format> parse_format(std::string_view s) {
+  if (s == "table") return Format::kTable;
+  if (s == "json") return Format::kJson;
+  if (s == "md") return Format::kMarkdown;
+  if (s == "html") return Format::kHtml;
+  return std::nullopt;
 }
 
 json range_json(const Range& r) { return {{"low", r.low}, {"high", r.high}}; }

@@ -3,6 +3,7 @@
 // JSON shapes are public (see README).
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -16,7 +17,8 @@
 namespace gpuplan::report {
 
 enum class Format { kTable, kJson, kMarkdown, kHtml };
-bool parse_format(std::string_view s, Format& out);
+// "table", "json", "md", "html"; nullopt for anything else.
+std::optional<Format> parse_format(std::string_view s);
 
 struct Style {
   Lang lang = Lang::kEn;

@@ -15,7 +15,7 @@
 namespace gpuplan::telemetry {
 namespace detail {
 
-bool parse_smi_header(std::string_view line, SmiColumns& c) {
+std::optional<SmiColumns> parse_smi_header(std::string_view line) {
   SmiColumns cols;
   int i = 0;
   size_t start = 0;
@@ -56,10 +56,9 @@ bool parse_smi_header(std::string_view line, SmiColumns& c) {
     if (comma == std::string_view::npos) break;
     start = comma + 1;
   }
-  if (!any) return false;
+  if (!any) return std::nullopt;
   cols.count = i;
-  c = cols;
-  return true;
+  return cols;
 }
 
 SmiCsvParser::SmiCsvParser(const std::string& file, GpuRegistry& registry, SampleSink& sink, ReadStats& stats,
@@ -139,10 +138,9 @@ void SmiCsvParser::use(SmiColumns cols) {
 }
 
 void SmiCsvParser::header_or_garbage(std::string_view line, int64_t number) {
-  SmiColumns cols;
-  if (parse_smi_header(line, cols)) {
-    if (have_header_ && !(cols == cols_)) ++stats_.header_changes;
-    use(cols);
+  if (const std::optional<SmiColumns> cols = parse_smi_header(line)) {
+    if (have_header_ && !(*cols == cols_)) ++stats_.header_changes;
+    use(*cols);
   } else {
     stats_.skip(file_, number, Phrase("skip.not_csv"));
   }
@@ -183,8 +181,7 @@ Result<ReadStats> read_smi_csv_file(const std::string& path, OpenedSource& src, 
 }  // namespace detail
 
 bool is_smi_csv_header(std::string_view line) {
-  detail::SmiColumns unused;
-  return detail::parse_smi_header(line, unused);
+  return detail::parse_smi_header(line).has_value();
 }
 
 Result<ReadStats> read_smi_csv_range(const std::string& path, int64_t begin, int64_t end, std::string_view header,
@@ -192,12 +189,12 @@ Result<ReadStats> read_smi_csv_range(const std::string& path, int64_t begin, int
   int fd = ::open(path.c_str(), O_RDONLY);
   if (fd < 0) return Error{path, 0, {}, Phrase("error.file.cannot_open").fact("why", std::strerror(errno))};
   ReadStats stats;
-  detail::SmiColumns cols;
-  if (!detail::parse_smi_header(header, cols)) {
+  const std::optional<detail::SmiColumns> cols = detail::parse_smi_header(header);
+  if (!cols) {
     ::close(fd);
     return Error{path, 1, {}, Phrase("error.smi.no_header")};
   }
-  detail::SmiCsvParser parser(path, gpus, sink, stats, cols, options);
+  detail::SmiCsvParser parser(path, gpus, sink, stats, *cols, options);
   detail::FileRange range(fd, begin, end);
   const bool ok = detail::read_smi_csv(range, parser, stats.bytes);
   ::close(fd);

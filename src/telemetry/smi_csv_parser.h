@@ -32,8 +32,8 @@ struct SmiColumns {
   bool operator==(const SmiColumns&) const = default;
 };
 
-// "timestamp, index, utilization.gpu [%], ..." → column positions; false if not a header.
-bool parse_smi_header(std::string_view line, SmiColumns& c);
+// "timestamp, index, utilization.gpu [%], ..." → column positions; nullopt if not a header.
+std::optional<SmiColumns> parse_smi_header(std::string_view line);
 
 class SmiCsvParser {
  public:

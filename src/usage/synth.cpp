@@ -43,22 +43,20 @@ constexpr double kMemoryTotalMib = 81920;
 
 }  // namespace
 
-bool parse_synth_pattern(const std::string& s, SynthPattern& out) {
-  if (s == "idle") out = SynthPattern::kIdle;
-  else if (s == "steady") out = SynthPattern::kSteady;
-  else if (s == "nightly-peak") out = SynthPattern::kNightlyPeak;
-  else if (s == "weekly-burst") out = SynthPattern::kWeeklyBurst;
-  else return false;
-  return true;
+std::optional<SynthPattern> parse_synth_pattern(const std::string& s) {
+  if (s == "idle") return SynthPattern::kIdle;
+  if (s == "steady") return SynthPattern::kSteady;
+  if (s == "nightly-peak") return SynthPattern::kNightlyPeak;
+  if (s == "weekly-burst") return SynthPattern::kWeeklyBurst;
+  return std::nullopt;
 }
 
-bool parse_synth_format(const std::string& s, SynthFormat& out) {
-  if (s == "smi-csv") out = SynthFormat::kSmiCsv;
-  else if (s == "dmon") out = SynthFormat::kDmon;
-  else if (s == "prom") out = SynthFormat::kProm;
-  else if (s == "openmetrics") out = SynthFormat::kOpenMetrics;
-  else return false;
-  return true;
+std::optional<SynthFormat> parse_synth_format(const std::string& s) {
+  if (s == "smi-csv") return SynthFormat::kSmiCsv;
+  if (s == "dmon") return SynthFormat::kDmon;
+  if (s == "prom") return SynthFormat::kProm;
+  if (s == "openmetrics") return SynthFormat::kOpenMetrics;
+  return std::nullopt;
 }
 
 int synth_utilization(const SynthOptions& o, int gpu, int64_t t) {

@@ -35,8 +35,9 @@ struct SynthOptions {
   std::string host = "node1";
 };
 
-bool parse_synth_pattern(const std::string& s, SynthPattern& out);
-bool parse_synth_format(const std::string& s, SynthFormat& out);
+// The names --pattern and --format take; nullopt for anything else.
+std::optional<SynthPattern> parse_synth_pattern(const std::string& s);
+std::optional<SynthFormat> parse_synth_format(const std::string& s);
 
 // Utilization % of `gpu` at `t` seconds after the start (whole number, as nvidia-smi prints).
 int synth_utilization(const SynthOptions& o, int gpu, int64_t t);

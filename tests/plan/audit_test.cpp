@@ -342,24 +342,26 @@ TEST(AuditTest, UnknownKeyIsAnErrorSuggestingTheNearest) {
 
 TEST(AuditTest, UnknownPartIsAnErrorSuggestingTheNearestId) {
   VendorQuote q = parse_ok(quote_yaml("  - {item: x, unit_price: 1}\n  - {item: card, part: a100-80gb-sxn, unit_price: 1}\n"));
-  auto e = check_parts(q, default_catalog());
-  ASSERT_TRUE(e);
-  EXPECT_EQ(e->file, "q.yaml");
-  EXPECT_EQ(e->line, 5);
-  EXPECT_EQ(e->field, "lines[1].part");
-  ASSERT_TRUE(gpuplan::testing::fact_in(e->message, "nearest")) << e->str();
-  EXPECT_EQ(*gpuplan::testing::fact_in(e->message, "nearest"), "a100-80gb-sxm");
-  EXPECT_FALSE(check_parts(parse_ok(quote_yaml(gpu_line("88000"))), default_catalog()));
+  auto parts = check_parts(q, default_catalog());
+  ASSERT_FALSE(parts);
+  const Error& e = parts.error();
+  EXPECT_EQ(e.file, "q.yaml");
+  EXPECT_EQ(e.line, 5);
+  EXPECT_EQ(e.field, "lines[1].part");
+  ASSERT_TRUE(gpuplan::testing::fact_in(e.message, "nearest")) << e.str();
+  EXPECT_EQ(*gpuplan::testing::fact_in(e.message, "nearest"), "a100-80gb-sxm");
+  EXPECT_TRUE(check_parts(parse_ok(quote_yaml(gpu_line("88000"))), default_catalog()));
 }
 
 TEST(AuditTest, UnknownGpuIdNamesItsLine) {
   VendorQuote q = parse_ok("vendor: V\ngpu: a100-80gb-sxn\ngpus: 8\nlines:\n  - {item: x, unit_price: 1}\n");
-  auto e = check_parts(q, default_catalog());
-  ASSERT_TRUE(e);
-  EXPECT_EQ(e->field, "gpu");
-  ASSERT_TRUE(gpuplan::testing::fact_in(e->message, "nearest")) << e->str();
-  EXPECT_EQ(*gpuplan::testing::fact_in(e->message, "nearest"), "a100-80gb-sxm");
-  EXPECT_EQ(e->line, 2);
+  auto parts = check_parts(q, default_catalog());
+  ASSERT_FALSE(parts);
+  const Error& e = parts.error();
+  EXPECT_EQ(e.field, "gpu");
+  ASSERT_TRUE(gpuplan::testing::fact_in(e.message, "nearest")) << e.str();
+  EXPECT_EQ(*gpuplan::testing::fact_in(e.message, "nearest"), "a100-80gb-sxm");
+  EXPECT_EQ(e.line, 2);
 }
 
 }  // namespace

@@ -94,6 +94,7 @@ constexpr Words kWords[] = {
   {"error.catalog.not_string_list", "must be a list of strings", "必须是字符串列表"},
   {"error.catalog.duplicate_id", "duplicate id '{id}' (first at {first})", "id“{id}”重复（首次出现在 {first}）"},
   {"error.catalog.no_directory", "catalog directory not found", "找不到目录文件夹"},
+  {"error.catalog.missing_threshold", "no threshold '{id}' in the catalog; gpuplan reads it", "目录中没有阈值“{id}”，gpuplan 需要读取它"},
   // Host probes (probe/pci, probe/snapshot)
   {"error.pci.no_devices", "no PCI devices directory: not a Linux host or host snapshot", "没有 PCI 设备目录：不是 Linux 主机，也不是主机快照"},
   {"error.snapshot.cannot_write", "cannot write the snapshot: {why}", "无法创建快照文件：{why}"},
