@@ -1,8 +1,8 @@
 #include "plan/quote.h"
 
-#include <cmath>
-
 #include <fmt/format.h>
+
+#include <cmath>
 
 #include "core/money.h"
 #include "plan/rules.h"
@@ -10,18 +10,29 @@
 namespace gpuplan::plan {
 namespace {
 
-std::string cited(const catalog::Entry& e) { return e.source + " (" + e.as_of + ")"; }
-std::string cited_zh(const catalog::Entry& e) { return e.display_source_zh() + "（" + e.as_of + "）"; }
+std::string cited(const catalog::Entry& e) {
+  return e.source + " (" + e.as_of + ")";
+}
+std::string cited_zh(const catalog::Entry& e) {
+  return e.display_source_zh() + "（" + e.as_of + "）";
+}
 
 // A line named by its catalog entry, in both languages (name, name_zh), through `key`.
-Phrase named(const char* key, const catalog::Entry& e) { return Phrase(key).fact("name", e.name, e.display_name_zh()); }
+Phrase named(const char* key, const catalog::Entry& e) {
+  return Phrase(key).fact("name", e.name, e.display_name_zh());
+}
 
-std::string years_text(double years) { return format_number(years, 1); }
+std::string years_text(double years) {
+  return format_number(years, 1);
+}
 
 // "1 node" / "3 nodes" as the fact "nodes".
 Fact node_count(int nodes) {
-  return Fact{"nodes", std::to_string(nodes), std::nullopt,
-              {Phrase(nodes == 1 ? "quote.one_node" : "quote.nodes").fact("count", std::to_string(nodes))}, {}};
+  return Fact{"nodes",
+              std::to_string(nodes),
+              std::nullopt,
+              {Phrase(nodes == 1 ? "quote.one_node" : "quote.nodes").fact("count", std::to_string(nodes))},
+              {}};
 }
 
 const catalog::Entry* market_class(const catalog::Catalog& cat, const std::string& family, int gpus) {
@@ -50,6 +61,52 @@ PowerBudget node_power(const ServerConfig& c, const catalog::Catalog& cat) {
   for (const auto& n : c.nics) p.nics_w += n.count * cat.find("nic", n.part)->number("power_w");
   p.platform_w = cat.find("platform", c.platform)->number("base_power_w");
   return p;
+}
+
+// Subscriptions: priced for the term when buying, per month when renting.
+void add_subscriptions(const ServerConfig& c, const catalog::Catalog& cat, Quote& q) {
+  const int nodes = c.nodes;
+  const double years = c.term_years;
+  for (const std::string& id : c.licences) {
+    const catalog::Entry& lic = *cat.find("licence", id);
+    Range per_year = lic.range("per_gpu_year") * c.total_gpus();
+    q.lines.push_back(
+        {lic.id,
+         named("quote.line.licence", lic).fact("gpus", std::to_string(c.total_gpus())).fact("years", years_text(years)),
+         static_cast<double>(c.total_gpus()), per_year * years, per_year / 12, cited(lic), cited_zh(lic)});
+  }
+  const catalog::Entry& support = *cat.find("support", c.support);
+  if (support.range("per_year").high > 0) {
+    // Rented servers come with the provider's support, so only the purchase carries it.
+    q.lines.push_back(
+        {support.id,
+         named("quote.line.per_nodes_years", support).fact(node_count(nodes)).fact("years", years_text(years)),
+         static_cast<double>(nodes),
+         support.range("per_year") * (nodes * years),
+         {},
+         cited(support),
+         cited_zh(support)});
+  }
+  if (!c.cluster_manager.empty()) {
+    const catalog::Entry& cm = *cat.find("cluster_manager", c.cluster_manager);
+    if (auto licence = cm.opt_range("licence")) {
+      double share =
+          nodes / cm.opt_number("licence_nodes").value_or(1) * years / cm.opt_number("licence_years").value_or(1);
+      Range cost = *licence * share;
+      q.lines.push_back(
+          {cm.id, named("quote.line.per_nodes_years", cm).fact(node_count(nodes)).fact("years", years_text(years)),
+           static_cast<double>(nodes), cost, cost / (years * 12), cited(cm), cited_zh(cm)});
+    } else {
+      q.lines.push_back({cm.id,
+                         named("quote.line.setup_weeks", cm)
+                             .fact("weeks", format_number(cm.opt_number("setup_engineer_weeks").value_or(0))),
+                         static_cast<double>(nodes),
+                         {},
+                         {},
+                         cited(cm),
+                         cited_zh(cm)});
+    }
+  }
 }
 
 Quote build_quote(const ServerConfig& c, const catalog::Catalog& cat) {
@@ -97,74 +154,70 @@ Quote build_quote(const ServerConfig& c, const catalog::Catalog& cat) {
     q.lines.push_back(line);
   }
   if (auto install = cooling.opt_range("install_if_not_in_contract")) {
-    q.lines.push_back({"install." + cooling.id, Phrase("quote.line.install"),
-                       static_cast<double>(nodes), *install * nodes, {}, cited(cooling), cited_zh(cooling)});
+    q.lines.push_back({"install." + cooling.id,
+                       Phrase("quote.line.install"),
+                       static_cast<double>(nodes),
+                       *install * nodes,
+                       {},
+                       cited(cooling),
+                       cited_zh(cooling)});
   }
   if (c.network_switch) {
     const catalog::Entry& sw = *cat.find("switch", c.network_switch->part);
-    q.lines.push_back({sw.id, named("quote.line.part", sw), static_cast<double>(c.network_switch->count),
-                       sw.range("buy") * c.network_switch->count, {}, cited(sw), cited_zh(sw)});
+    q.lines.push_back({sw.id,
+                       named("quote.line.part", sw),
+                       static_cast<double>(c.network_switch->count),
+                       sw.range("buy") * c.network_switch->count,
+                       {},
+                       cited(sw),
+                       cited_zh(sw)});
   }
 
   // Renting: the whole server at its market rent, in the region's price level.
   const catalog::Entry& region = *cat.find("region", c.region);
   q.region_factor = region.range("price_factor");
   if (const catalog::Entry* m = market_class(cat, gpu.text("family"), c.gpus)) {
-    q.market = MarketRange{m->id, static_cast<int>(m->number("gpus")), m->range("buy"), m->range("rent_monthly"), cited(*m), cited_zh(*m)};
+    q.market = MarketRange{
+        m->id, static_cast<int>(m->number("gpus")), m->range("buy"), m->range("rent_monthly"), cited(*m), cited_zh(*m)};
     Phrase item = Phrase("quote.line.server_rent")
                       .fact("family", gpu.text("family"))
                       .fact("gpus", std::to_string(q.market->gpus))
                       .fact("region", region.id)
                       .fact("factor", format_range(q.region_factor, 2));
-    q.lines.push_back({"server-rent", item, static_cast<double>(nodes), {},
-                       q.market->rent_monthly * q.region_factor * nodes, cited(*m) + "; " + cited(region), cited_zh(*m) + "；" + cited_zh(region)});
+    q.lines.push_back({"server-rent",
+                       item,
+                       static_cast<double>(nodes),
+                       {},
+                       q.market->rent_monthly * q.region_factor * nodes,
+                       cited(*m) + "; " + cited(region),
+                       cited_zh(*m) + "；" + cited_zh(region)});
   }
   const catalog::Entry& rack = *cat.find("rack", c.rack);
   if (auto extra = rack.opt_range("rent_monthly"); extra && extra->high > 0) {
     int racks = (nodes + c.servers_per_rack - 1) / c.servers_per_rack;
-    q.lines.push_back({rack.id, named("quote.line.rack", rack), static_cast<double>(racks), {},
-                       *extra * racks, cited(rack), cited_zh(rack)});
+    q.lines.push_back({rack.id,
+                       named("quote.line.rack", rack),
+                       static_cast<double>(racks),
+                       {},
+                       *extra * racks,
+                       cited(rack),
+                       cited_zh(rack)});
   }
   if (c.software_image) {
     const auto images = cat.of_kind("software_image");
     if (!images.empty()) {
       const catalog::Entry& image = *images.front();
-      q.lines.push_back({image.id, named("quote.line.part", image), static_cast<double>(nodes), {},
-                         image.range("rent_monthly") * nodes, cited(image), cited_zh(image)});
+      q.lines.push_back({image.id,
+                         named("quote.line.part", image),
+                         static_cast<double>(nodes),
+                         {},
+                         image.range("rent_monthly") * nodes,
+                         cited(image),
+                         cited_zh(image)});
     }
   }
 
-  // Subscriptions: priced for the term when buying, per month when renting.
-  const double years = c.term_years;
-  for (const std::string& id : c.licences) {
-    const catalog::Entry& lic = *cat.find("licence", id);
-    Range per_year = lic.range("per_gpu_year") * c.total_gpus();
-    q.lines.push_back({lic.id,
-                       named("quote.line.licence", lic).fact("gpus", std::to_string(c.total_gpus())).fact("years", years_text(years)),
-                       static_cast<double>(c.total_gpus()), per_year * years, per_year / 12, cited(lic), cited_zh(lic)});
-  }
-  const catalog::Entry& support = *cat.find("support", c.support);
-  if (support.range("per_year").high > 0) {
-    // Rented servers come with the provider's support, so only the purchase carries it.
-    q.lines.push_back({support.id,
-                       named("quote.line.per_nodes_years", support).fact(node_count(nodes)).fact("years", years_text(years)),
-                       static_cast<double>(nodes), support.range("per_year") * (nodes * years), {}, cited(support), cited_zh(support)});
-  }
-  if (!c.cluster_manager.empty()) {
-    const catalog::Entry& cm = *cat.find("cluster_manager", c.cluster_manager);
-    if (auto licence = cm.opt_range("licence")) {
-      double share = nodes / cm.opt_number("licence_nodes").value_or(1) * years / cm.opt_number("licence_years").value_or(1);
-      Range cost = *licence * share;
-      q.lines.push_back({cm.id,
-                         named("quote.line.per_nodes_years", cm).fact(node_count(nodes)).fact("years", years_text(years)),
-                         static_cast<double>(nodes), cost, cost / (years * 12), cited(cm), cited_zh(cm)});
-    } else {
-      q.lines.push_back({cm.id,
-                         named("quote.line.setup_weeks", cm)
-                             .fact("weeks", format_number(cm.opt_number("setup_engineer_weeks").value_or(0))),
-                         static_cast<double>(nodes), {}, {}, cited(cm), cited_zh(cm)});
-    }
-  }
+  add_subscriptions(c, cat, q);
 
   for (const QuoteLine& line : q.lines) {
     q.total_buy += line.buy;

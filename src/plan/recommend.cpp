@@ -1,13 +1,12 @@
 #include "plan/recommend.h"
 
-#include "core/text.h"
-
 #include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <tuple>
 
 #include "core/money.h"
+#include "core/text.h"
 #include "core/units.h"
 
 namespace gpuplan::plan {
@@ -23,13 +22,18 @@ Finding reason(const char* id) {
   return f;
 }
 
-std::string num(double v, int decimals = 0) { return format_number(v, decimals); }
+std::string num(double v, int decimals = 0) {
+  return format_number(v, decimals);
+}
 // 13 -> "13", 1.5 -> "1.5".
-std::string params_text(double b) { return format_number(b, b == std::floor(b) ? 0 : 1); }
+std::string params_text(double b) {
+  return format_number(b, b == std::floor(b) ? 0 : 1);
+}
 
 // The smallest platform for `gpus` GPUs of the family. Multi-GPU training prefers NVSwitch,
 // then NVLink bridges; otherwise, and among equals, the cheaper board wins.
-const Entry* choose_platform(const Catalog& cat, const std::vector<const Entry*>& family_gpus, int gpus, bool training) {
+const Entry* choose_platform(const Catalog& cat, const std::vector<const Entry*>& family_gpus, int gpus,
+                             bool training) {
   auto link_rank = [&](const Entry* p) {
     if (!training || gpus == 1) return 0;
     const std::string link = p->text("interconnect");
@@ -56,9 +60,12 @@ Result<double> parse_params(const std::string& text) {
   double scale = 1;  // billions
   if (!s.empty()) {
     char unit = static_cast<char>(std::toupper(static_cast<unsigned char>(s.back())));
-    if (unit == 'B') scale = 1, s.pop_back();
-    else if (unit == 'T') scale = 1000, s.pop_back();
-    else if (unit == 'M') scale = 0.001, s.pop_back();
+    if (unit == 'B')
+      scale = 1, s.pop_back();
+    else if (unit == 'T')
+      scale = 1000, s.pop_back();
+    else if (unit == 'M')
+      scale = 0.001, s.pop_back();
   }
   double v = 0;
   auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
@@ -67,79 +74,11 @@ Result<double> parse_params(const std::string& text) {
   return v * scale;
 }
 
-Result<Recommendation> recommend(const Workload& w, const Catalog& cat) {
-  Recommendation rec;
-  const bool training = w.task == Task::kFinetune || w.task == Task::kTrain || w.task == Task::kPretrain;
+namespace {
 
-  // 1. The catalog's workload rule.
-  const Entry* rule = nullptr;
-  for (const Entry* r : cat.of_kind("recommend_rule")) {
-    Range p = r->range("params_b");
-    if (r->text("task") == task_name(w.task) && w.params_b >= p.low && w.params_b < p.high) {
-      rule = r;
-      break;
-    }
-  }
-  if (!rule)
-    return Error{{}, 0, "--params",
-                 Phrase("error.recommend.no_rule").fact("task", task_name(w.task)).fact("params", params_text(w.params_b))};
-  int gpus = static_cast<int>(rule->number("gpus"));
-  int nodes = static_cast<int>(rule->number("nodes"));
-  Finding why_rule = reason("recommend.rule");
-  why_rule.fact("task", task_name(w.task)).fact("params", params_text(w.params_b)).fact("rule", rule->id)
-      .fact("gpus", std::to_string(gpus)).fact("nodes", std::to_string(nodes));
-  rec.why.push_back(why_rule);
-
-  // 2. The GPU family and memory fit: weights (and for training, gradients and optimizer state).
-  std::vector<const Entry*> family;
-  for (const Entry* g : cat.of_kind("gpu"))
-    if (w.gpu.empty() ? g->text("family") == w.gpu_family : g->id == w.gpu) family.push_back(g);
-  if (family.empty())
-    return Error{{}, 0, w.gpu.empty() ? "--gpu-family" : "--gpu",
-                 unknown_id("gpu", w.gpu.empty() ? w.gpu_family : w.gpu, cat.ids_of_kind("gpu"))};
-  const double gpu_memory_gb = family.front()->number("memory_gb");
-  const double bytes = cat.threshold(training ? "recommend.bytes_per_param_training" : "recommend.bytes_per_param_inference");
-  const double usable_gb = gpu_memory_gb * cat.threshold("recommend.gpu_memory_usable_fraction");
-  const double needed_gb = w.params_b * bytes;  // 1e9 params × bytes = GB
-  const int fit_gpus = std::max(1, static_cast<int>(std::ceil(needed_gb / usable_gb - 1e-9)));
-  int max_per_node = 0;
-  for (const Entry* p : cat.of_kind("platform")) max_per_node = std::max(max_per_node, static_cast<int>(p->number("max_gpus")));
-  if (fit_gpus > gpus * nodes) {
-    Finding f = reason("recommend.memory_fit");
-    f.fact("params", params_text(w.params_b)).fact("bytes", num(bytes)).fact("needed", num(needed_gb) + " GB")
-        .fact("per_gpu", num(usable_gb) + " GB").fact("gpus", std::to_string(fit_gpus));
-    rec.why.push_back(f);
-    if (fit_gpus <= max_per_node) {
-      gpus = fit_gpus;
-      nodes = 1;
-    } else {
-      gpus = max_per_node;
-      nodes = (fit_gpus + max_per_node - 1) / max_per_node;
-    }
-  }
-
-  // 3. Platform: round the GPU count up to one a platform takes.
-  const Entry* platform = choose_platform(cat, family, gpus, training);
-  if (!platform) return Error{{}, 0, "--params", Phrase("error.recommend.no_platform").fact("gpus", std::to_string(gpus))};
-  gpus = std::max(gpus, 1);
-  const Entry* gpu = nullptr;
-  for (const Entry* g : family)
-    if (g->text("form_factor") == platform->text("gpu_form_factor")) gpu = g;
-
-  ConfigInput in;
-  ServerConfig& c = in.config;
-  c.task = w.task;
-  c.gpu = gpu->id;
-  c.gpus = gpus;
-  c.nodes = nodes;
-  c.platform = platform->id;
-  // Ids and figures only: the name is written into a configuration file and read in any language.
-  c.name = std::string(task_name(w.task)) + " · " + params_text(w.params_b) + "B";
-  Finding why_platform = reason("recommend.platform");
-  why_platform.fact("gpus", std::to_string(gpus)).fact("platform", platform->name, platform->display_name_zh());
-  rec.why.push_back(why_platform);
-
-  // 4. CPU: enough cores for the GPUs' data loading, more for many concurrent requests.
+// 4. CPU: enough cores for the GPUs' data loading, more for many concurrent requests.
+void choose_cpu(const Workload& w, const Catalog& cat, const Entry* platform, int gpus, ServerConfig& c,
+                Recommendation& rec) {
   const double cores_per_gpu = cat.threshold("recommend.cores_per_gpu");
   double cores_needed = gpus * cores_per_gpu;
   std::vector<Phrase> core_reason = {Phrase("recommend.cores_per_gpu").fact("cores", num(cores_per_gpu))};
@@ -161,10 +100,168 @@ Result<Recommendation> recommend(const Workload& w, const Catalog& cat) {
   if (cpu) {
     c.cpu = cpu->id;
     Finding f = reason("recommend.cpu");
-    f.fact("cores_needed", num(cores_needed)).fact("reason", core_reason).fact("sockets", std::to_string(sockets))
-        .fact("cpu", cpu->name, cpu->display_name_zh()).fact("cores", num(cpu->number("cores") * sockets));
+    f.fact("cores_needed", num(cores_needed))
+        .fact("reason", core_reason)
+        .fact("sockets", std::to_string(sockets))
+        .fact("cpu", cpu->name, cpu->display_name_zh())
+        .fact("cores", num(cpu->number("cores") * sockets));
     rec.why.push_back(f);
   }
+}
+
+// 7. Several nodes: RDMA per GPU, a switch, a cluster manager.
+void add_network(const Catalog& cat, const Entry* rule, int gpus, int nodes, ServerConfig& c, Recommendation& rec) {
+  const Entry* nic = nullptr;
+  for (const Entry* n : cat.of_kind("nic"))
+    if (n->text("protocol") == "infiniband" && (!nic || n->range("buy").low < nic->range("buy").low)) nic = n;
+  const Entry* sw = nullptr;
+  for (const Entry* s : cat.of_kind("switch"))
+    if (s->text("protocol") == "infiniband") sw = s;
+  const auto managers = cat.of_kind("cluster_manager");
+  if (nic) c.nics = {{nic->id, gpus}};
+  if (sw && nic) c.network_switch = PartCount{sw->id, static_cast<int>(std::ceil(nodes * gpus / sw->number("ports")))};
+  if (rule->flag("cluster_manager") && !managers.empty()) c.cluster_manager = managers.front()->id;
+  Finding f = reason("recommend.network");
+  f.fact("nodes", std::to_string(nodes))
+      .fact("nics", nic ? std::to_string(gpus) + " × " + nic->name : "—",
+            nic ? std::to_string(gpus) + " × " + nic->display_name_zh() : "—")
+      .fact("cluster_manager", c.cluster_manager.empty() ? "—" : c.cluster_manager);
+  rec.why.push_back(f);
+}
+
+// 8. Region: the cheapest within the latency tolerance (the lowest latency if none is).
+void choose_region(const Catalog& cat, double latency_ms, ServerConfig& c, Recommendation& rec) {
+  // The cheapest region within the tolerance, or, if none is, the fastest.
+  const Entry* region = nullptr;
+  const Entry* fastest = nullptr;
+  for (const Entry* r : cat.of_kind("region")) {
+    if (!fastest || r->number("latency_ms") < fastest->number("latency_ms")) fastest = r;
+    bool within = r->number("latency_ms") <= latency_ms;
+    if (within && (!region || r->range("price_factor").mid() < region->range("price_factor").mid())) region = r;
+  }
+  if (!region) region = fastest;
+  if (region) {
+    c.region = region->id;
+    Finding f = reason("recommend.region");
+    f.fact("latency", num(latency_ms))
+        .fact("region", region->id)
+        .fact("region_latency", num(region->number("latency_ms")));
+    rec.why.push_back(f);
+  }
+}
+
+// 9. Rack: the smallest circuit that carries the node at full load within its continuous
+// fraction (the largest if none does; power.rack then says so).
+void choose_rack(const Catalog& cat, Recommendation& rec) {
+  const double peak = node_power(rec.config, cat).total_w() * rec.config.servers_per_rack;
+  const double fraction = cat.threshold("rack.continuous_fraction");
+  const Entry* rack = nullptr;
+  const Entry* largest = nullptr;
+  auto watts = [](const Entry* r) { return r->number("amps") * r->number("volts"); };
+  for (const Entry* r : cat.of_kind("rack")) {
+    if (!largest || watts(r) > watts(largest)) largest = r;
+    if (watts(r) * fraction >= peak && (!rack || watts(r) < watts(rack))) rack = r;
+  }
+  if (!rack) rack = largest;
+  if (rack) {
+    rec.config.rack = rack->id;
+    Finding f = reason("recommend.rack");
+    f.fact("peak", format_watts(peak))
+        .fact("rack", rack->name, rack->display_name_zh())
+        .fact("continuous", format_watts(watts(rack) * fraction));
+    rec.why.push_back(f);
+  }
+}
+
+}  // namespace
+
+Result<Recommendation> recommend(const Workload& w, const Catalog& cat) {
+  Recommendation rec;
+  const bool training = w.task == Task::kFinetune || w.task == Task::kTrain || w.task == Task::kPretrain;
+
+  // 1. The catalog's workload rule.
+  const Entry* rule = nullptr;
+  for (const Entry* r : cat.of_kind("recommend_rule")) {
+    Range p = r->range("params_b");
+    if (r->text("task") == task_name(w.task) && w.params_b >= p.low && w.params_b < p.high) {
+      rule = r;
+      break;
+    }
+  }
+  if (!rule)
+    return Error{
+        {},
+        0,
+        "--params",
+        Phrase("error.recommend.no_rule").fact("task", task_name(w.task)).fact("params", params_text(w.params_b))};
+  int gpus = static_cast<int>(rule->number("gpus"));
+  int nodes = static_cast<int>(rule->number("nodes"));
+  Finding why_rule = reason("recommend.rule");
+  why_rule.fact("task", task_name(w.task))
+      .fact("params", params_text(w.params_b))
+      .fact("rule", rule->id)
+      .fact("gpus", std::to_string(gpus))
+      .fact("nodes", std::to_string(nodes));
+  rec.why.push_back(why_rule);
+
+  // 2. The GPU family and memory fit: weights (and for training, gradients and optimizer state).
+  std::vector<const Entry*> family;
+  for (const Entry* g : cat.of_kind("gpu"))
+    if (w.gpu.empty() ? g->text("family") == w.gpu_family : g->id == w.gpu) family.push_back(g);
+  if (family.empty())
+    return Error{{},
+                 0,
+                 w.gpu.empty() ? "--gpu-family" : "--gpu",
+                 unknown_id("gpu", w.gpu.empty() ? w.gpu_family : w.gpu, cat.ids_of_kind("gpu"))};
+  const double gpu_memory_gb = family.front()->number("memory_gb");
+  const double bytes =
+      cat.threshold(training ? "recommend.bytes_per_param_training" : "recommend.bytes_per_param_inference");
+  const double usable_gb = gpu_memory_gb * cat.threshold("recommend.gpu_memory_usable_fraction");
+  const double needed_gb = w.params_b * bytes;  // 1e9 params × bytes = GB
+  const int fit_gpus = std::max(1, static_cast<int>(std::ceil(needed_gb / usable_gb - 1e-9)));
+  int max_per_node = 0;
+  for (const Entry* p : cat.of_kind("platform"))
+    max_per_node = std::max(max_per_node, static_cast<int>(p->number("max_gpus")));
+  if (fit_gpus > gpus * nodes) {
+    Finding f = reason("recommend.memory_fit");
+    f.fact("params", params_text(w.params_b))
+        .fact("bytes", num(bytes))
+        .fact("needed", num(needed_gb) + " GB")
+        .fact("per_gpu", num(usable_gb) + " GB")
+        .fact("gpus", std::to_string(fit_gpus));
+    rec.why.push_back(f);
+    if (fit_gpus <= max_per_node) {
+      gpus = fit_gpus;
+      nodes = 1;
+    } else {
+      gpus = max_per_node;
+      nodes = (fit_gpus + max_per_node - 1) / max_per_node;
+    }
+  }
+
+  // 3. Platform: round the GPU count up to one a platform takes.
+  const Entry* platform = choose_platform(cat, family, gpus, training);
+  if (!platform)
+    return Error{{}, 0, "--params", Phrase("error.recommend.no_platform").fact("gpus", std::to_string(gpus))};
+  gpus = std::max(gpus, 1);
+  const Entry* gpu = nullptr;
+  for (const Entry* g : family)
+    if (g->text("form_factor") == platform->text("gpu_form_factor")) gpu = g;
+
+  ConfigInput in;
+  ServerConfig& c = in.config;
+  c.task = w.task;
+  c.gpu = gpu->id;
+  c.gpus = gpus;
+  c.nodes = nodes;
+  c.platform = platform->id;
+  // Ids and figures only: the name is written into a configuration file and read in any language.
+  c.name = std::string(task_name(w.task)) + " · " + params_text(w.params_b) + "B";
+  Finding why_platform = reason("recommend.platform");
+  why_platform.fact("gpus", std::to_string(gpus)).fact("platform", platform->name, platform->display_name_zh());
+  rec.why.push_back(why_platform);
+
+  choose_cpu(w, cat, platform, gpus, c, rec);
 
   // 5. Host memory: the training minimum and at least the GPUs' own memory.
   const double ratio = cat.threshold("recommend.host_to_gpu_memory_ratio");
@@ -178,7 +275,9 @@ Result<Recommendation> recommend(const Workload& w, const Catalog& cat) {
     while (count * per < want_gb) count *= 2;
     c.memory = {module.id, count};
     Finding f = reason("recommend.memory");
-    f.fact("memory", num(count * per)).fact("min", num(min_gb)).fact("ratio", num(ratio, 1))
+    f.fact("memory", num(count * per))
+        .fact("min", num(min_gb))
+        .fact("ratio", num(ratio, 1))
         .fact("gpu_memory", num(gpus * gpu_memory_gb));
     rec.why.push_back(f);
   }
@@ -192,73 +291,24 @@ Result<Recommendation> recommend(const Workload& w, const Catalog& cat) {
     int count = static_cast<int>(std::ceil(want_tb / disk.number("capacity_tb") - 1e-9));
     c.data_disk = {disk.id, count};
     Finding f = reason("recommend.storage");
-    f.fact("disks", std::to_string(count)).fact("disk", disk.name, disk.display_name_zh()).fact("capacity", num(count * disk.number("capacity_tb"), 2))
-        .fact("dataset", num(w.dataset_tb, 1)).fact("headroom", num(headroom)).fact("min", num(min_tb));
+    f.fact("disks", std::to_string(count))
+        .fact("disk", disk.name, disk.display_name_zh())
+        .fact("capacity", num(count * disk.number("capacity_tb"), 2))
+        .fact("dataset", num(w.dataset_tb, 1))
+        .fact("headroom", num(headroom))
+        .fact("min", num(min_tb));
     rec.why.push_back(f);
   }
 
-  // 7. Several nodes: RDMA per GPU, a switch, a cluster manager.
-  if (nodes > 1 || rule->flag("rdma")) {
-    const Entry* nic = nullptr;
-    for (const Entry* n : cat.of_kind("nic"))
-      if (n->text("protocol") == "infiniband" && (!nic || n->range("buy").low < nic->range("buy").low)) nic = n;
-    const Entry* sw = nullptr;
-    for (const Entry* s : cat.of_kind("switch"))
-      if (s->text("protocol") == "infiniband") sw = s;
-    const auto managers = cat.of_kind("cluster_manager");
-    if (nic) c.nics = {{nic->id, gpus}};
-    if (sw && nic) c.network_switch = PartCount{sw->id, static_cast<int>(std::ceil(nodes * gpus / sw->number("ports")))};
-    if (rule->flag("cluster_manager") && !managers.empty()) c.cluster_manager = managers.front()->id;
-    Finding f = reason("recommend.network");
-    f.fact("nodes", std::to_string(nodes)).fact("nics", nic ? std::to_string(gpus) + " × " + nic->name : "—",
-                                                    nic ? std::to_string(gpus) + " × " + nic->display_name_zh() : "—")
-        .fact("cluster_manager", c.cluster_manager.empty() ? "—" : c.cluster_manager);
-    rec.why.push_back(f);
-  }
+  if (nodes > 1 || rule->flag("rdma")) add_network(cat, rule, gpus, nodes, c, rec);
 
-  // 8. Region: the cheapest within the latency tolerance (the lowest latency if none is).
-  if (w.latency_ms) {
-    // The cheapest region within the tolerance, or, if none is, the fastest.
-    const Entry* region = nullptr;
-    const Entry* fastest = nullptr;
-    for (const Entry* r : cat.of_kind("region")) {
-      if (!fastest || r->number("latency_ms") < fastest->number("latency_ms")) fastest = r;
-      bool within = r->number("latency_ms") <= *w.latency_ms;
-      if (within && (!region || r->range("price_factor").mid() < region->range("price_factor").mid())) region = r;
-    }
-    if (!region) region = fastest;
-    if (region) {
-      c.region = region->id;
-      Finding f = reason("recommend.region");
-      f.fact("latency", num(*w.latency_ms)).fact("region", region->id).fact("region_latency", num(region->number("latency_ms")));
-      rec.why.push_back(f);
-    }
-  }
+  if (w.latency_ms) choose_region(cat, *w.latency_ms, c, rec);
 
   auto resolved = resolve_config(in, cat);
   if (!resolved) return resolved.error();
   rec.config = *resolved;
 
-  // 9. Rack: the smallest circuit that carries the node at full load within its continuous
-  // fraction (the largest if none does; power.rack then says so).
-  {
-    const double peak = node_power(rec.config, cat).total_w() * rec.config.servers_per_rack;
-    const double fraction = cat.threshold("rack.continuous_fraction");
-    const Entry* rack = nullptr;
-    const Entry* largest = nullptr;
-    auto watts = [](const Entry* r) { return r->number("amps") * r->number("volts"); };
-    for (const Entry* r : cat.of_kind("rack")) {
-      if (!largest || watts(r) > watts(largest)) largest = r;
-      if (watts(r) * fraction >= peak && (!rack || watts(r) < watts(rack))) rack = r;
-    }
-    if (!rack) rack = largest;
-    if (rack) {
-      rec.config.rack = rack->id;
-      Finding f = reason("recommend.rack");
-      f.fact("peak", format_watts(peak)).fact("rack", rack->name, rack->display_name_zh()).fact("continuous", format_watts(watts(rack) * fraction));
-      rec.why.push_back(f);
-    }
-  }
+  choose_rack(cat, rec);
   rec.quote = build_quote(rec.config, cat);
 
   if (w.budget) {
