@@ -24,7 +24,7 @@ class DmonParser {
 
   void line(std::string_view line, int64_t number, bool complete) {
     ++stats_.lines;
-    line = trim(line);
+    line = trim_blanks(line);
     if (line.empty()) return;
     std::vector<std::string_view> f = split(line[0] == '#' ? line.substr(1) : line);
     if (line[0] == '#') {
