@@ -10,7 +10,7 @@
 #include <set>
 
 #include "accept/pci_address.h"
-#include "core/civil_time.h"
+#include "core/dates.h"
 #include "core/money.h"
 #include "core/text.h"
 

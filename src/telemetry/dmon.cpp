@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/dates.h"
 #include "telemetry/format_readers.h"
 #include "telemetry/gpu_lookup.h"
 #include "telemetry/number_parse.h"

@@ -9,8 +9,8 @@
 #include <cstring>
 #include <string_view>
 
+#include "core/dates.h"
 #include "telemetry/number_parse.h"
-#include "telemetry/sample.h"
 #include "telemetry/text_scan.h"
 
 namespace gpuplan::telemetry::detail {
