@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <set>
 
+#include "core/pci_address.h"
 #include "core/text.h"
 
 namespace gpuplan::probe {
@@ -183,14 +184,11 @@ const char* pci_kind_name(PciKind k) {
 }
 
 bool is_pci_address(std::string_view s) {
-  size_t colon = s.find(':');
-  if (colon == std::string_view::npos || colon < 4 || s.size() != colon + 8) return false;
-  auto hex = [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); };
-  for (size_t i = 0; i < colon; ++i)
-    if (!hex(s[i])) return false;
-  std::string_view rest = s.substr(colon);  // ":17:00.0"
-  return hex(rest[1]) && hex(rest[2]) && rest[3] == ':' && hex(rest[4]) && hex(rest[5]) && rest[6] == '.' &&
-         rest[7] >= '0' && rest[7] <= '7';
+  // Only sysfs's own form names a function's directory: the domain written out in four digits or
+  // more, then ":17:00.0" with a function of 0-7.
+  const size_t colon = s.find(':');
+  const auto address = PciAddress::parse(s);
+  return address && colon != std::string_view::npos && colon >= 4 && s.size() == colon + 8 && address->function <= 7;
 }
 
 PciKind classify_pci(uint16_t vendor, uint32_t class_code) {
