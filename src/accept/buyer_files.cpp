@@ -20,12 +20,6 @@ bool is_sha256(std::string_view s) {
          std::all_of(s.begin(), s.end(), [](char c) { return std::isxdigit(static_cast<unsigned char>(c)); });
 }
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
-}
-
 }  // namespace
 
 Result<std::map<std::string, std::string>> parse_checksums(std::string_view text, const std::string& file) {

@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "core/civil_time.h"
+#include "core/dates.h"
 #include "core/money.h"
 
 namespace gpuplan::accept::detail {

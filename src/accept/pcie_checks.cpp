@@ -12,7 +12,7 @@
 
 #include "accept/check_helpers.h"
 #include "accept/checks.h"
-#include "accept/pci_address.h"
+#include "core/pci_address.h"
 #include "core/text.h"
 
 namespace gpuplan::accept::detail {

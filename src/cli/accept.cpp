@@ -6,6 +6,7 @@
 #include "accept/request.h"
 #include "cli/host_flags.h"
 #include "cli/verb.h"
+#include "core/dates.h"
 #include "report/accept_render.h"
 
 namespace gpuplan::cli {
@@ -30,7 +31,7 @@ Result<void> write_evidence(const AcceptArgs& a, const GatheredHost& host, const
   files.push_back({"report.html", {}, report::render_accept(report, report::Format::kHtml, plain)});
   const probe::HostView& view = host.view;
   nlohmann::json stamps = {{"started", started},
-                           {"finished", probe::iso_utc(host.input->now())},
+                           {"finished", iso_utc(host.input->now())},
                            {"gpuplan", GPUPLAN_VERSION},
                            {"root", a.host.root},
                            {"kernel_log", view.kernel_log_source},
@@ -48,7 +49,7 @@ int run_accept(const Common& common, const AcceptArgs& a) {
   if (!make_context(common, ctx, rc, /*html_ok=*/true)) return rc;
   auto host = gather(a.host);
   if (!host) return bad_input(host.error());
-  const std::string started = probe::iso_utc(host->input->now());
+  const std::string started = iso_utc(host->input->now());
   accept::AcceptRequest request = a.request;
   request.host = host_name(a.host, *host);
   auto prepared = accept::prepare_acceptance(request, *host->input, host->view, ctx.catalog, note, progress_bar(false));

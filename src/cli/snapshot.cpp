@@ -6,6 +6,7 @@
 
 #include "cli/host_flags.h"
 #include "cli/verb.h"
+#include "core/dates.h"
 #include "report/accept_render.h"
 
 namespace gpuplan::cli {
@@ -37,7 +38,7 @@ int run_snapshot(const SnapshotArgs& a) {
   const probe::HostView& view = host->view;
   if (!view.facts) return bad_input(Error{a.host.root, 0, "--root", view.facts_error});
   probe::SnapshotContent content = probe::snapshot_content(*host->input, view);
-  nlohmann::json meta = {{"taken", probe::iso_utc(host->input->now())},
+  nlohmann::json meta = {{"taken", iso_utc(host->input->now())},
                          {"gpuplan", GPUPLAN_VERSION},
                          {"host", view.facts->hostname},
                          {"root", a.host.root},

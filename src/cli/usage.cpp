@@ -3,14 +3,13 @@
 #include "usage/usage.h"
 
 #include <cmath>
-#include <cstdio>
-#include <cstdlib>
 #include <ctime>
 #include <fstream>
 #include <iostream>
 #include <memory>
 
 #include "cli/verb.h"
+#include "core/dates.h"
 #include "core/text.h"
 #include "core/units.h"
 #include "report/usage_render.h"
@@ -35,21 +34,6 @@ Error not_a_date(std::string flag, std::string got) {
   return Error{{}, 0, std::move(flag), Phrase("cli.value.not_a_date").fact("got", std::move(got))};
 }
 
-// "2024-05-01", "2024-05-01T12:00:00" (UTC) or Unix seconds.
-std::optional<int64_t> parse_time(const std::string& s) {
-  int y = 0, mo = 0, d = 0, h = 0, mi = 0, se = 0;
-  char tail = 0;
-  if (std::sscanf(s.c_str(), "%d-%d-%dT%d:%d:%d%c", &y, &mo, &d, &h, &mi, &se, &tail) == 6 ||
-      std::sscanf(s.c_str(), "%d-%d-%d%c", &y, &mo, &d, &tail) == 3) {
-    if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || se > 60) return std::nullopt;
-    return (telemetry::days_from_civil(y, mo, d) * 24 + h) * 3600 + mi * 60 + se;
-  }
-  char* end = nullptr;
-  long long v = std::strtoll(s.c_str(), &end, 10);
-  if (!s.empty() && end && *end == 0 && v > 0) return v;
-  return std::nullopt;
-}
-
 Result<telemetry::HourlyData> query(const UsageArgs& a) {
   telemetry::PromQuery q;
   q.url = a.prometheus;
@@ -57,12 +41,12 @@ Result<telemetry::HourlyData> query(const UsageArgs& a) {
   const int64_t now = static_cast<int64_t>(std::time(nullptr));
   q.to_s = now - now % 3600;
   if (!a.to.empty()) {
-    auto t = parse_time(a.to);
+    auto t = parse_utc_time(a.to);
     if (!t) return not_a_date("--to", a.to);
     q.to_s = *t;
   }
   if (!a.from.empty()) {
-    auto t = parse_time(a.from);
+    auto t = parse_utc_time(a.from);
     if (!t) return not_a_date("--from", a.from);
     q.from_s = *t;
   } else {
@@ -86,7 +70,7 @@ Result<telemetry::HourlyData> read_files(const UsageArgs& a) {
     return Error{{}, 0, "--source-format", not_one_of(a.source_format, {"auto", "smi-csv", "dmon", "prom"})};
   telemetry::ReadOptions read_options;
   if (!a.dmon_start.empty()) {
-    auto t = parse_time(a.dmon_start);
+    auto t = parse_utc_time(a.dmon_start);
     if (!t) return not_a_date("--dmon-start", a.dmon_start);
     read_options.dmon_start_ms = *t * 1000;
   }

@@ -6,6 +6,16 @@
 
 namespace gpuplan {
 
+std::string_view trim(std::string_view s) {
+  return trim_chars(s, " \t\n\v\f\r");
+}
+
+std::string_view trim_chars(std::string_view s, std::string_view front, std::string_view back) {
+  while (!s.empty() && front.find(s.front()) != std::string_view::npos) s.remove_prefix(1);
+  while (!s.empty() && back.find(s.back()) != std::string_view::npos) s.remove_suffix(1);
+  return s;
+}
+
 std::string lower(std::string s) {
   for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return s;

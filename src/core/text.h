@@ -1,4 +1,4 @@
-// Small text helpers shared by parsers: nearest-name suggestions for typos.
+// Small text helpers shared by parsers: trimming, lower case, nearest-name suggestions for typos.
 #pragma once
 
 #include <string>
@@ -10,6 +10,17 @@
 namespace gpuplan {
 
 size_t edit_distance(std::string_view a, std::string_view b);
+
+// `s` without ASCII whitespace (" \t\n\v\f\r", std::isspace in the C locale) at either end.
+std::string_view trim(std::string_view s);
+
+// `s` without the characters of `front` at its start and of `back` at its end: for readers that
+// strip only some whitespace (a citation only spaces; sysfs readers a CRLF file's '\r' at the end,
+// while a '\v' stays and fails the parse).
+std::string_view trim_chars(std::string_view s, std::string_view front, std::string_view back);
+inline std::string_view trim_chars(std::string_view s, std::string_view chars) {
+  return trim_chars(s, chars, chars);
+}
 
 // `s` with ASCII letters in lower case.
 std::string lower(std::string s);

@@ -1,7 +1,6 @@
 #include "core/units.h"
 
 #include <array>
-#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <vector>
@@ -41,12 +40,6 @@ constexpr std::array kUnits = {
     Unit{"h", Dimension::kTime, 1},
     Unit{"d", Dimension::kTime, 24},
 };
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
-}
 
 }  // namespace
 

@@ -9,9 +9,9 @@
 #include <map>
 #include <set>
 
-#include "accept/pci_address.h"
-#include "core/civil_time.h"
+#include "core/dates.h"
 #include "core/money.h"
+#include "core/pci_address.h"
 #include "core/text.h"
 
 namespace gpuplan::diagnose {
@@ -241,12 +241,12 @@ void check_pcie_link(const DiagnoseInputs& in, const Catalog& cat, std::vector<F
   auto nvml_at = [&](const std::string& address) -> const nvml::GpuFacts* {
     if (!in.nvml) return nullptr;
     for (const auto& g : in.nvml->gpus)
-      if (accept::pci_address_key(g.info.pci_bus_id) == accept::pci_address_key(address)) return &g;
+      if (pci_address_key(g.info.pci_bus_id) == pci_address_key(address)) return &g;
     return nullptr;
   };
   if (in.facts) {
     for (const probe::PciDevice* d : in.facts->pci.of_kind(probe::PciKind::kGpu)) {
-      judged.insert(accept::pci_address_key(d->address));
+      judged.insert(pci_address_key(d->address));
       auto as_u = [](std::optional<int> v) {
         return v ? std::optional<unsigned>(static_cast<unsigned>(*v)) : std::nullopt;
       };
@@ -258,7 +258,7 @@ void check_pcie_link(const DiagnoseInputs& in, const Catalog& cat, std::vector<F
   }
   if (in.nvml) {
     for (const auto& g : in.nvml->gpus) {
-      if (judged.count(accept::pci_address_key(g.info.pci_bus_id))) continue;
+      if (judged.count(pci_address_key(g.info.pci_bus_id))) continue;
       judge_link(gpu_label(g), g.now.link_gen, g.now.link_width, g.info.max_link_gen, g.info.max_link_width,
                  g.now.utilization_pct, "NVML nvmlDeviceGetCurrPcieLinkGeneration/Width", cat, out);
     }

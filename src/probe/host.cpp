@@ -3,14 +3,15 @@
 #include <charconv>
 #include <string_view>
 
+#include "core/text.h"
+
 namespace gpuplan::probe {
 namespace {
 
+// A value without spaces and tabs at either end and line ends at its end; any other control byte
+// stays part of it.
 std::string trimmed(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r' || s.back() == '\n'))
-    s.remove_suffix(1);
-  return std::string(s);
+  return std::string(trim_chars(s, " \t", " \t\r\n"));
 }
 
 std::optional<int> parse_number(std::string_view s) {

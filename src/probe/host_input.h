@@ -81,7 +81,4 @@ std::unique_ptr<HostInput> live_host();
 // returned host. An Error names `root` (field "--root") or the archive entry that was refused.
 Result<std::unique_ptr<HostInput>> open_host(const std::string& root);
 
-// "2024-05-06T10:00:01Z": a clock reading as evidence writes it (UTC, whole seconds).
-std::string iso_utc(std::chrono::system_clock::time_point t);
-
 }  // namespace gpuplan::probe

@@ -3,6 +3,8 @@
 #include <array>
 #include <charconv>
 
+#include "core/pci_address.h"
+
 namespace gpuplan::probe {
 namespace {
 
@@ -10,8 +12,6 @@ constexpr int kDetectLines = 20;  // non-blank lines that decide the format
 constexpr int kAerDetailWindow = 6;  // lines after an AER header that may still belong to it
 
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
-bool is_hex(char c) { return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
-char lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
 
 bool starts_with(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
 bool contains(std::string_view s, std::string_view needle) { return s.find(needle) != std::string_view::npos; }
@@ -187,39 +187,11 @@ KernelLogFormat detect_format(const std::vector<Line>& lines) {
 
 // --- events --------------------------------------------------------------------------------------
 
-// The "dddd:bb:dd.f" address at the start of `s` (or "bb:dd.f", "dddd:bb:dd"), its length in
-// `used`; "" when there is none.
+// The "dddd:bb:dd.f" address at the start of `s` (or "bb:dd.f", "dddd:bb:dd") as events carry it,
+// its length in `used`; "" when there is none.
 std::string pci_address_at(std::string_view s, size_t& used) {
-  used = 0;
-  size_t i = 0;
-  auto hex_run = [&](size_t n) {
-    for (size_t k = 0; k < n; ++k)
-      if (i + k >= s.size() || !is_hex(s[i + k])) return false;
-    return true;
-  };
-  std::string domain = "0000";
-  if (hex_run(4) && i + 4 < s.size() && s[i + 4] == ':') {
-    domain = std::string(s.substr(0, 4));
-    i += 5;
-  }
-  if (!hex_run(2) || i + 2 >= s.size() || s[i + 2] != ':') return "";
-  std::string bus(s.substr(i, 2));
-  i += 3;
-  if (!hex_run(2)) return "";
-  std::string dev(s.substr(i, 2));
-  i += 2;
-  std::string fn = "0";
-  if (i + 1 < s.size() && s[i] == '.' && is_digit(s[i + 1])) {
-    fn = std::string(1, s[i + 1]);
-    i += 2;
-  } else if (domain == "0000" && s.substr(0, 4) != "0000") {
-    return "";  // "bb:dd" alone is too ambiguous (a time, a ratio)
-  }
-  if (i < s.size() && is_hex(s[i])) return "";  // part of a longer hex word
-  used = i;
-  std::string out = domain + ":" + bus + ":" + dev + "." + fn;
-  for (char& c : out) c = lower(c);
-  return out;
+  auto address = PciAddress::scan(s, used);
+  return address ? address->str() : "";
 }
 
 // The device a driver message is about: "nvidia 0000:01:00.0: ..." → "0000:01:00.0".
@@ -368,10 +340,10 @@ const char* kernel_log_format_name(KernelLogFormat f) {
 }
 
 std::string normalise_pci_address(std::string_view s) {
-  // pci_address_at already takes "0000:01:00" (no function, as NVRM writes it) as function 0.
+  // scan already takes "0000:01:00" (no function, as NVRM writes it) as function 0.
   size_t used = 0;
-  std::string out = pci_address_at(s, used);
-  return used == s.size() ? out : "";
+  auto address = PciAddress::scan(s, used);
+  return address && used == s.size() ? address->str() : "";
 }
 
 KernelLog parse_kernel_log(std::string_view text) {

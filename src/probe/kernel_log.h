@@ -65,8 +65,9 @@ struct KernelLog {
 
 KernelLog parse_kernel_log(std::string_view text);
 
-// "PCI:0000:17:00", "0000:17:00", "0000:17:00.0" → "0000:17:00.0" (lower case); "" when `s` is
-// no PCI address.
+// "0000:17:00" (NVRM's, once its "PCI:" is stripped), "0000:17:00.0", "3b:00.1" → "0000:17:00.0"
+// (lower case): the whole of `s` as core/pci_address.h's PciAddress::scan reads an address; ""
+// when `s` is no PCI address or has more text after it.
 std::string normalise_pci_address(std::string_view s);
 
 }  // namespace gpuplan::probe

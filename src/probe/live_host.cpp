@@ -7,7 +7,6 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
-#include <ctime>
 #include <sstream>
 
 #include "probe/host_input.h"
@@ -93,15 +92,6 @@ class LiveHost final : public machine::MachineHost {
 
 std::unique_ptr<HostInput> live_host() {
   return std::make_unique<LiveHost>();
-}
-
-std::string iso_utc(std::chrono::system_clock::time_point t) {
-  const std::time_t s = std::chrono::system_clock::to_time_t(t);
-  std::tm tm{};
-  gmtime_r(&s, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
 }
 
 }  // namespace gpuplan::probe

@@ -6,6 +6,9 @@
 #include <cstdio>
 #include <set>
 
+#include "core/pci_address.h"
+#include "core/text.h"
+
 namespace gpuplan::probe {
 namespace {
 
@@ -53,16 +56,16 @@ const Generation* generation_of(std::optional<double> gts) {
   return nullptr;
 }
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
-  return s;
+// A sysfs value without its padding: spaces and tabs, and a CRLF file's '\r' at the end (a
+// hand-made snapshot). Any other control byte stays and fails the parse.
+std::string_view trim_value(std::string_view s) {
+  return trim_chars(s, " \t", " \t\r");
 }
 
 // "0x10de" (sysfs writes the prefix; a hand-made snapshot may not) → the value, nullopt when
 // anything else is in the file or it exceeds `max`.
 std::optional<uint32_t> parse_hex(std::string_view s, uint32_t max) {
-  s = trim(s);
+  s = trim_value(s);
   if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) s.remove_prefix(2);
   uint32_t v = 0;
   auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v, 16);
@@ -72,7 +75,7 @@ std::optional<uint32_t> parse_hex(std::string_view s, uint32_t max) {
 
 template <class Int>
 std::optional<Int> parse_int(std::string_view s) {
-  s = trim(s);
+  s = trim_value(s);
   Int v{};
   auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
   if (s.empty() || ec != std::errc() || end != s.data() + s.size()) return std::nullopt;
@@ -93,13 +96,13 @@ std::optional<uint64_t> aer_total(const HostFs& fs, const std::string& path, std
   std::string_view rest = *text;
   while (!rest.empty()) {
     size_t nl = rest.find('\n');
-    std::string_view line = trim(rest.substr(0, nl));
+    std::string_view line = trim_value(rest.substr(0, nl));
     rest = nl == std::string_view::npos ? std::string_view() : rest.substr(nl + 1);
     size_t space = line.find_last_of(" \t");
     if (space == std::string_view::npos) continue;
     auto value = parse_int<uint64_t>(line.substr(space + 1));
     if (!value) continue;  // a line that is not "Name count": not a counter
-    if (trim(line.substr(0, space)) == total_key) return *value;
+    if (trim_value(line.substr(0, space)) == total_key) return *value;
     sum += *value;
   }
   return sum;
@@ -181,14 +184,11 @@ const char* pci_kind_name(PciKind k) {
 }
 
 bool is_pci_address(std::string_view s) {
-  size_t colon = s.find(':');
-  if (colon == std::string_view::npos || colon < 4 || s.size() != colon + 8) return false;
-  auto hex = [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); };
-  for (size_t i = 0; i < colon; ++i)
-    if (!hex(s[i])) return false;
-  std::string_view rest = s.substr(colon);  // ":17:00.0"
-  return hex(rest[1]) && hex(rest[2]) && rest[3] == ':' && hex(rest[4]) && hex(rest[5]) && rest[6] == '.' &&
-         rest[7] >= '0' && rest[7] <= '7';
+  // Only sysfs's own form names a function's directory: the domain written out in four digits or
+  // more, then ":17:00.0" with a function of 0-7.
+  const size_t colon = s.find(':');
+  const auto address = PciAddress::parse(s);
+  return address && colon != std::string_view::npos && colon >= 4 && s.size() == colon + 8 && address->function <= 7;
 }
 
 PciKind classify_pci(uint16_t vendor, uint32_t class_code) {
@@ -198,7 +198,7 @@ PciKind classify_pci(uint16_t vendor, uint32_t class_code) {
 }
 
 std::optional<double> parse_link_speed(std::string_view text) {
-  text = trim(text);
+  text = trim_value(text);
   double gts = 0;
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), gts);
   if (ec != std::errc() || !std::isfinite(gts) || gts <= 0) return std::nullopt;

@@ -73,7 +73,8 @@ struct PciTopology {
 // controllers NICs; NVM Express NVMe; PCI-to-PCI bridges (root and switch ports) bridges.
 PciKind classify_pci(uint16_t vendor, uint32_t class_code);
 
-// "0000:17:00.0": domain (4 or more hex digits; Intel VMD domains have 5), bus, device, function.
+// "0000:17:00.0": domain (4 or more hex digits, at most 32 bits; Intel VMD domains have 5), bus,
+// device, function 0-7: the names of /sys/bus/pci/devices.
 bool is_pci_address(std::string_view s);
 
 // A sysfs link speed ("16.0 GT/s PCIe", "8.0 GT/s", "2.5 GT/s PCIe") in GT/s; nullopt for

@@ -6,15 +6,17 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/text.h"
+
 namespace gpuplan::probe {
 namespace {
 
 using nlohmann::json;
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
-  return s;
+// A line or cell of a tool's text output without spaces, tabs and '\r's at either end; any other
+// control byte stays part of it.
+std::string_view trim_line(std::string_view s) {
+  return trim_chars(s, " \t\r");
 }
 
 bool starts_with(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
@@ -112,7 +114,7 @@ std::vector<std::string> split_tabs(std::string_view s) {
   std::vector<std::string> cells;
   while (true) {
     size_t tab = s.find('\t');
-    cells.emplace_back(trim(s.substr(0, tab)));
+    cells.emplace_back(trim_line(s.substr(0, tab)));
     if (tab == std::string_view::npos) break;
     s.remove_prefix(tab + 1);
   }
@@ -153,7 +155,7 @@ std::optional<NvlinkStatus::Gpu> parse_nvlink_gpu(std::string_view line) {
     gpu.uuid = std::string(rest.substr(uuid + 8, rest.size() - uuid - 9));
     rest = rest.substr(0, uuid);
   }
-  gpu.name = std::string(trim(rest));
+  gpu.name = std::string(trim_line(rest));
   return gpu;
 }
 
@@ -214,7 +216,7 @@ Result<std::vector<IbstatPort>> parse_ibstat(std::string_view text) {
   const auto lines = split_lines(text);
   for (size_t i = 0; i < lines.size(); ++i) {
     const int line_no = static_cast<int>(i) + 1;
-    std::string_view line = trim(lines[i]);
+    std::string_view line = trim_line(lines[i]);
     if (line.empty()) continue;
     if (starts_with(line, "CA '")) {
       if (line.size() < 6 || line.back() != '\'') return error_at(line_no, got("error.ibstat.bad_ca", line));
@@ -237,8 +239,8 @@ Result<std::vector<IbstatPort>> parse_ibstat(std::string_view text) {
     if (colon == std::string_view::npos) return error_at(line_no, got("error.ibstat.bad_line", line));
     if (ca.empty()) return error_at(line_no, got("error.ibstat.ca_first", line));
     if (!in_port) continue;  // the CA's own attributes: type, firmware, GUIDs
-    std::string_view key = trim(line.substr(0, colon));
-    std::string_view value = trim(line.substr(colon + 1));
+    std::string_view key = trim_line(line.substr(0, colon));
+    std::string_view value = trim_line(line.substr(colon + 1));
     IbstatPort& p = ports.back();
     if (key == "State") {
       p.state = std::string(value);
@@ -272,7 +274,7 @@ Result<GpuTopology> parse_topo_matrix(std::string_view text) {
 
   // The header: the first non-blank line, a tab-separated row naming GPU0..GPUn.
   size_t i = 0;
-  while (i < lines.size() && trim(lines[i]).empty()) ++i;
+  while (i < lines.size() && trim_line(lines[i]).empty()) ++i;
   if (i == lines.size()) return error_at(0, Phrase("error.topo.empty"));
   const int header_line = static_cast<int>(i) + 1;
   std::vector<std::string> header = split_tabs(lines[i]);
@@ -301,7 +303,7 @@ Result<GpuTopology> parse_topo_matrix(std::string_view text) {
   std::map<std::string, bool> seen;
   for (++i; i < lines.size(); ++i) {
     const int line_no = static_cast<int>(i) + 1;
-    if (trim(lines[i]).empty() || starts_with(trim(lines[i]), "Legend")) break;
+    if (trim_line(lines[i]).empty() || starts_with(trim_line(lines[i]), "Legend")) break;
     std::vector<std::string> cells = split_tabs(lines[i]);
     const std::string& name = cells[0];
     bool is_gpu_row = is_indexed(name, "GPU");
@@ -348,10 +350,10 @@ Result<GpuTopology> parse_topo_matrix(std::string_view text) {
 
   // "NIC Legend:" then "  NIC0: mlx5_0".
   for (; i < lines.size(); ++i) {
-    std::string_view l = trim(lines[i]);
+    std::string_view l = trim_line(lines[i]);
     size_t colon = l.find(": ");
     if (colon != std::string_view::npos && is_indexed(l.substr(0, colon), "NIC"))
-      topo.nic_names[std::string(l.substr(0, colon))] = std::string(trim(l.substr(colon + 2)));
+      topo.nic_names[std::string(l.substr(0, colon))] = std::string(trim_line(l.substr(colon + 2)));
   }
   return topo;
 }
@@ -361,7 +363,7 @@ Result<NvlinkStatus> parse_nvlink_status(std::string_view text) {
   const auto lines = split_lines(text);
   for (size_t i = 0; i < lines.size(); ++i) {
     const int line_no = static_cast<int>(i) + 1;
-    std::string_view line = trim(lines[i]);
+    std::string_view line = trim_line(lines[i]);
     if (line.empty()) continue;
     if (auto gpu = parse_nvlink_gpu(line)) {
       status.gpus.push_back(std::move(*gpu));

@@ -4,6 +4,7 @@
 #include <string>
 #include <unordered_map>
 
+#include "core/text.h"
 #include "report/messages/tables.h"
 
 namespace gpuplan::report {
@@ -34,12 +35,6 @@ std::string_view title_of(const MessageText& m, Lang lang) {
 // An article section cited as "S0 §3.3" or "S1 §5 #6": the article tag and the rest.
 bool is_article(std::string_view ref) {
   return ref.size() > 3 && ref[0] == 'S' && (ref[1] == '0' || ref[1] == '1') && ref[2] == ' ';
-}
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && s.front() == ' ') s.remove_prefix(1);
-  while (!s.empty() && s.back() == ' ') s.remove_suffix(1);
-  return s;
 }
 
 }  // namespace
@@ -200,7 +195,7 @@ std::string citation(const Finding& f, Lang lang) {
   std::string_view refs = f.source;
   while (!refs.empty()) {
     size_t semi = refs.find(';');
-    std::string_view ref = trim(refs.substr(0, semi));
+    std::string_view ref = trim_chars(refs.substr(0, semi), " ");  // spaces only: a tab stays part of the ref
     refs = semi == std::string_view::npos ? std::string_view{} : refs.substr(semi + 1);
     if (!ref.empty()) out += (lang == Lang::kZh ? "；" : "; ") + cite_reference(ref, lang);
   }

@@ -5,11 +5,11 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
-#include <chrono>
 #include <cmath>
 #include <initializer_list>
 #include <optional>
 
+#include "core/dates.h"
 #include "core/finding.h"
 #include "core/money.h"
 #include "core/text.h"
@@ -50,11 +50,8 @@ Heatmap weekday_rows(Heatmap h, Lang lang) {
 
 // "2024-05-01 14:00" for hours since 1970 (wall clock, no zone).
 std::string hour_label(int64_t hour) {
-  using namespace std::chrono;
   const int64_t day = hour >= 0 ? hour / 24 : (hour - 23) / 24;
-  const year_month_day ymd{sys_days{days{day}}};
-  return fmt::format("{:04}-{:02}-{:02} {:02}:00", static_cast<int>(ymd.year()), static_cast<unsigned>(ymd.month()),
-                     static_cast<unsigned>(ymd.day()), hour - day * 24);
+  return fmt::format("{} {:02}:00", civil_from_days(day).date(), hour - day * 24);
 }
 
 // ---- Heatmap cells -------------------------------------------------------------------------

@@ -13,7 +13,6 @@ namespace {
 
 using detail::joined;
 using detail::split_number;
-using detail::trim;
 
 const std::vector<std::string> kOwnedKeys = {"gpus",
                                              "price",

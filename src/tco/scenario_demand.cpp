@@ -14,7 +14,6 @@ namespace {
 
 using detail::number_text;
 using detail::split_number;
-using detail::trim;
 
 namespace fs = std::filesystem;
 

@@ -2,7 +2,6 @@
 // PUE, ranges with a default, paths relative to the scenario, catalog entries a default comes
 // from; and the text helpers (numbers as the messages write them) the parser's files share.
 #include <array>
-#include <cctype>
 #include <charconv>
 #include <cmath>
 
@@ -13,12 +12,6 @@
 
 namespace gpuplan::tco {
 namespace detail {
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
-}
 
 std::optional<std::pair<double, std::string>> split_number(std::string_view s) {
   s = trim(s);
@@ -56,7 +49,6 @@ using detail::joined;
 using detail::number_text;
 using detail::range_text;
 using detail::split_number;
-using detail::trim;
 
 namespace fs = std::filesystem;
 

@@ -21,7 +21,6 @@ namespace gpuplan::tco {
 namespace detail {
 
 // Text helpers the parser's files share (tco/scenario_fields.cpp).
-std::string_view trim(std::string_view s);
 // The leading number of `s` and what follows it, trimmed; nullopt when `s` does not start with one.
 std::optional<std::pair<double, std::string>> split_number(std::string_view s);
 // 1234.5 -> "1,234.5", 6.80 -> "6.8": up to two decimals, trailing zeros dropped.

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/dates.h"
 #include "telemetry/format_readers.h"
 #include "telemetry/gpu_lookup.h"
 #include "telemetry/number_parse.h"
@@ -24,7 +25,7 @@ class DmonParser {
 
   void line(std::string_view line, int64_t number, bool complete) {
     ++stats_.lines;
-    line = trim(line);
+    line = trim_blanks(line);
     if (line.empty()) return;
     std::vector<std::string_view> f = split(line[0] == '#' ? line.substr(1) : line);
     if (line[0] == '#') {

@@ -61,7 +61,7 @@ bool parse_value_slow(const char* p, const char* end, std::optional<float>& out)
 }
 
 bool parse_hex(std::string_view s, std::optional<uint64_t>& out) {
-  s = trim(s);
+  s = trim_blanks(s);
   if (s.empty() || s[0] == '[' || s == "-" || s == "N/A") {
     out.reset();
     return true;

@@ -27,7 +27,7 @@ class PromParser {
 
   void line(std::string_view line, int64_t number, bool complete) {
     ++stats_.lines;
-    line = trim(line);
+    line = trim_blanks(line);
     if (line.empty() || line[0] == '#') return;
     size_t name_end = line.find_first_of("{ ");
     if (name_end == std::string_view::npos) return bad(number, complete, "skip.no_value");
@@ -41,7 +41,7 @@ class PromParser {
       labels = rest.substr(1, close - 1);
       rest = rest.substr(close + 1);
     }
-    rest = trim(rest);
+    rest = trim_blanks(rest);
     size_t space = rest.find(' ');
     std::string_view value_text = rest.substr(0, space);
     double value = 0;
@@ -51,7 +51,7 @@ class PromParser {
     if (!std::isfinite(value)) return;  // NaN: no reading
     Sample s;
     if (space != std::string_view::npos) {
-      std::string_view ts = trim(rest.substr(space + 1));
+      std::string_view ts = trim_blanks(rest.substr(space + 1));
       int64_t t = 0;
       auto [tend, tec] = std::from_chars(ts.data(), ts.data() + ts.size(), t);
       if (tec != std::errc() || tend != ts.data() + ts.size()) return bad(number, complete, "skip.bad_prom_timestamp");
@@ -103,7 +103,7 @@ class PromParser {
     while (i < labels.size()) {
       size_t eq = labels.find('=', i);
       if (eq == std::string_view::npos || eq + 1 >= labels.size() || labels[eq + 1] != '"') return {};
-      std::string_view k = trim(labels.substr(i, eq - i));
+      std::string_view k = trim_blanks(labels.substr(i, eq - i));
       size_t close = labels.find('"', eq + 2);
       if (close == std::string_view::npos) return {};
       if (k == key) return std::string(labels.substr(eq + 2, close - eq - 2));

@@ -13,6 +13,8 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 
+#include "core/dates.h"
+
 namespace gpuplan::telemetry {
 namespace {
 
@@ -31,13 +33,8 @@ int64_t floor_div(int64_t a, int64_t b) {
 
 // "2024-04-29 00:00 UTC", shown as it is in messages.
 std::string format_utc(int64_t unix_s) {
-  using namespace std::chrono;
-  sys_seconds t{seconds{unix_s}};
-  auto day = floor<days>(t);
-  year_month_day ymd{day};
-  hh_mm_ss hms{t - day};
-  return fmt::format("{:04}-{:02}-{:02} {:02}:{:02} UTC", int(ymd.year()), unsigned(ymd.month()), unsigned(ymd.day()),
-                     hms.hours().count(), hms.minutes().count());
+  const CivilTime t = civil_from_seconds(unix_s);
+  return t.date() + " " + t.hour_minute() + " UTC";
 }
 
 void init_curl_once() {

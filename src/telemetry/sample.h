@@ -23,7 +23,4 @@ struct Sample {
   std::optional<uint64_t> clock_event_reasons;  // NVML clocks event (throttle) reason bits, 0x40 = HW thermal
 };
 
-// Days since 1970-01-01 of a civil date (proleptic Gregorian), for timestamp parsing.
-int64_t days_from_civil(int64_t year, unsigned month, unsigned day);
-
 }  // namespace gpuplan::telemetry

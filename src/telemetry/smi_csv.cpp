@@ -23,7 +23,7 @@ std::optional<SmiColumns> parse_smi_header(std::string_view line) {
   while (start <= line.size()) {
     size_t comma = line.find(',', start);
     std::string_view f =
-        trim(line.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start));
+        trim_blanks(line.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start));
     if (auto bracket = f.find(" ["); bracket != std::string_view::npos) f = f.substr(0, bracket);
     if (f == "timestamp")
       cols.timestamp = i, any = true;
@@ -87,7 +87,7 @@ void SmiCsvParser::row(const CsvRow& r, int64_t number, bool complete) {
   Sample& s = batch_[batched_];
   s = Sample{};
   if (!time_.parse(r.field(cols_.timestamp), s.time_ms)) return bad_timestamp(r.field(cols_.timestamp), number);
-  s.gpu = gpus_.id(key_ >= 0 ? trim(r.field(key_)) : std::string_view("0"));
+  s.gpu = gpus_.id(key_ >= 0 ? trim_blanks(r.field(key_)) : std::string_view("0"));
   bool ok = value(r, cols_.util, s.utilization_pct) & value(r, cols_.mem_used, s.memory_used_mib) &
             value(r, cols_.temp, s.temperature_c);
   if (!usage_only_) {  // the rest only when asked for: a branch per line, not per column
@@ -155,7 +155,7 @@ void SmiCsvParser::wrong_field_count(int fields, int64_t number, bool complete) 
 }
 
 void SmiCsvParser::bad_timestamp(std::string_view text, int64_t number) {
-  stats_.skip(file_, number, Phrase("skip.bad_timestamp").fact("text", std::string(trim(text).substr(0, 40))));
+  stats_.skip(file_, number, Phrase("skip.bad_timestamp").fact("text", std::string(trim_blanks(text).substr(0, 40))));
 }
 namespace {
 

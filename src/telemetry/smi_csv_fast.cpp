@@ -331,7 +331,7 @@ const char* SmiCsvParser::fast_key(const char* p, const char* end, char sep, uin
   const char* after = nullptr;
   if (gpus_.next_is(p + (*p == ' '), end, sep, gpu, after)) return after;
   after = field_end(p, sep);
-  if (after && !gpus_.find(trim(std::string_view(p, static_cast<size_t>(after - 1 - p))), gpu)) return nullptr;
+  if (after && !gpus_.find(trim_blanks(std::string_view(p, static_cast<size_t>(after - 1 - p))), gpu)) return nullptr;
   return after;
 }
 }  // namespace gpuplan::telemetry::detail

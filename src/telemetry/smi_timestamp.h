@@ -9,8 +9,8 @@
 #include <cstring>
 #include <string_view>
 
+#include "core/dates.h"
 #include "telemetry/number_parse.h"
-#include "telemetry/sample.h"
 #include "telemetry/text_scan.h"
 
 namespace gpuplan::telemetry::detail {
@@ -28,7 +28,7 @@ struct TimestampParser {
   bool has_cache = false;
 
   [[gnu::always_inline]] bool parse(std::string_view s, int64_t& ms) {
-    s = trim(s);
+    s = trim_blanks(s);
     if (s.size() < 19) return false;
     if (s.size() == last_size && bytes_equal(s.data(), last, s.size())) {
       ms = last_ms;

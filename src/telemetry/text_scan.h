@@ -1,6 +1,6 @@
-// Primitives for reading log text in place (private to telemetry/): trimming a field, loading a
-// word, comparing bytes without a memcmp call. They read whole words and 16-byte blocks, so the
-// text must lie in a buffer with slack after it (byte_source.h's kSlack).
+// Primitives for reading log text in place (private to telemetry/): trimming a field's blanks,
+// loading a word, comparing bytes without a memcmp call. They read whole words and 16-byte blocks,
+// so the text must lie in a buffer with slack after it (byte_source.h's kSlack).
 #pragma once
 
 #include <cstddef>
@@ -14,7 +14,10 @@
 
 namespace gpuplan::telemetry::detail {
 
-[[gnu::always_inline]] inline std::string_view trim(std::string_view s) {
+// A field without spaces and tabs at either end. Not core/text.h's trim: the readers call it on
+// every field of every line, so it is inlined with its two characters fixed, and a '\r' or other
+// control byte stays in the field (and fails its parse), as the readers have always done.
+[[gnu::always_inline]] inline std::string_view trim_blanks(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
   while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
   return s;

@@ -1,11 +1,12 @@
 #include "usage/synth.h"
 
 #include <array>
-#include <ctime>
 #include <string>
 #include <vector>
 
 #include <fmt/format.h>
+
+#include "core/dates.h"
 
 namespace gpuplan::usage {
 namespace {
@@ -20,17 +21,6 @@ uint64_t mix(uint64_t x) {  // splitmix64
 // A deterministic 0..n-1 for (seed, gpu, t).
 int noise(const SynthOptions& o, int gpu, int64_t t, int n) {
   return static_cast<int>(mix(o.seed * 0x100000001b3ULL ^ (static_cast<uint64_t>(gpu) << 48) ^ static_cast<uint64_t>(t)) % n);
-}
-
-struct Civil {
-  int year, month, day, hour, minute, second;
-};
-
-Civil civil(int64_t s) {
-  std::time_t t = static_cast<std::time_t>(s);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  return {tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec};
 }
 
 std::string uuid(const SynthOptions& o, int gpu) {
@@ -101,7 +91,7 @@ void synthesize(const SynthOptions& o, std::ostream& out) {
     case SynthFormat::kSmiCsv:
       buf += "timestamp, index, uuid, utilization.gpu [%], memory.used [MiB], memory.total [MiB], temperature.gpu, power.draw [W]\n";
       for (int64_t t = 0; t < end; t += o.interval_s) {
-        Civil c = civil(o.start_s + t);
+        const CivilTime c = civil_from_seconds(o.start_s + t);
         std::string stamp = fmt::format("{:04}/{:02}/{:02} {:02}:{:02}:{:02}.{:03}", c.year, c.month, c.day, c.hour,
                                         c.minute, c.second, noise(o, 0, t, 1000));
         for (int g = 0; g < o.gpus; ++g) {
@@ -118,7 +108,7 @@ void synthesize(const SynthOptions& o, std::ostream& out) {
           buf += "#Date       Time        gpu    pwr  gtemp  mtemp     sm    mem    enc    dec   mclk   pclk     fb   bar1\n";
           buf += "#YYYYMMDD   HH:MM:SS    Idx      W      C      C      %      %      %      %    MHz    MHz     MB     MB\n";
         }
-        Civil c = civil(o.start_s + t);
+        const CivilTime c = civil_from_seconds(o.start_s + t);
         for (int g = 0; g < o.gpus; ++g) {
           int u = synth_utilization(o, g, t);
           fmt::format_to(std::back_inserter(buf), " {:04}{:02}{:02}   {:02}:{:02}:{:02}   {:>4}  {:>5.0f}  {:>5}      -  {:>5}  {:>5}      0      0   1593   1410  {:>5}      2\n",

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "core/dates.h"
 #include "core/money.h"
 #include "plan/config.h"
 #include "plan/quote.h"
@@ -25,20 +26,6 @@ struct Bin {
 constexpr std::array<Bin, 5> kBins = {{{"0-20", 0, 20}, {"20-40", 20, 40}, {"40-60", 40, 60}, {"60-95", 60, 95}, {"95-100", 95, 101}}};
 
 int64_t floor_div(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
-
-std::string date_of_day(int64_t day) {
-  // civil_from_days (Howard Hinnant).
-  day += 719468;
-  const int64_t era = (day >= 0 ? day : day - 146096) / 146097;
-  const unsigned doe = static_cast<unsigned>(day - era * 146097);
-  const unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-  const unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-  const unsigned mp = (5 * doy + 2) / 153;
-  const unsigned d = doy - (153 * mp + 2) / 5 + 1;
-  const unsigned m = mp < 10 ? mp + 3 : mp - 9;
-  const int64_t y = static_cast<int64_t>(yoe) + era * 400 + (m <= 2);
-  return fmt::format("{:04}-{:02}-{:02}", y, m, d);
-}
 
 // The fleet's mean utilization in one hour: the mean of the GPUs that reported.
 std::optional<double> fleet_util(const std::vector<HourAcc>& accs) {
@@ -223,11 +210,11 @@ UsageResult analyse(const HourlyData& data, const Options& options, const catalo
       // Fill missing days so the day heatmap shows gaps as gaps.
       while (current_day != INT64_MIN && current_day + 1 < day) {
         ++current_day;
-        r.by_day.rows.push_back(date_of_day(current_day));
+        r.by_day.rows.push_back(civil_from_days(current_day).date());
         r.by_day.cells.emplace_back();
       }
       current_day = day;
-      r.by_day.rows.push_back(date_of_day(day));
+      r.by_day.rows.push_back(civil_from_days(day).date());
       r.by_day.cells.emplace_back();
     }
     if (auto f = fleet_util(accs)) {

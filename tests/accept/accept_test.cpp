@@ -12,7 +12,6 @@
 #include <fstream>
 #include <regex>
 
-#include "accept/pci_address.h"
 #include "report/messages.h"
 #include "test_support.h"
 
@@ -1262,15 +1261,6 @@ TEST(AcceptTest, IdleGpuBelowAGen3UplinkHasASlowerHop) {
 }
 
 // --- One PCI address key ---------------------------------------------------------------------------
-
-TEST(AcceptTest, PciAddressKeyKeepsVmdDomainsApart) {
-  EXPECT_EQ(pci_address_key("00000000:17:00.0"), "0000:17:00.0");  // NVML's 8-digit domain
-  EXPECT_EQ(pci_address_key("0000:17:00.0"), "0000:17:00.0");      // sysfs
-  EXPECT_EQ(pci_address_key("0000:1A:00.0"), "0000:1a:00.0");
-  EXPECT_EQ(pci_address_key("10000:01:00.0"), "10000:01:00.0");     // VMD domain 0x10000
-  EXPECT_EQ(pci_address_key("00010000:01:00.0"), "10000:01:00.0");  // the same, as NVML writes it
-  EXPECT_NE(pci_address_key("10000:01:00.0"), pci_address_key("00000000:01:00.0"));
-}
 
 TEST(AcceptTest, IdleNvmlGpuInDomainZeroIsNotTheVmdGpuOnTheSameBus) {
   // PCI shows one GPU, behind VMD at 10000:01:00.0, trained at Gen1 x16; NVML's only GPU is

@@ -9,6 +9,7 @@
 #include <chrono>
 #include <nlohmann/json.hpp>
 
+#include "core/dates.h"
 #include "probe/fake_host.h"
 #include "test_support.h"
 

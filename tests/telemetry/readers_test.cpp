@@ -76,12 +76,6 @@ void expect_same_reading(const Read& fast, const Read& general) {
   }
 }
 
-TEST(ReadersTest, DaysFromCivil) {
-  EXPECT_EQ(days_from_civil(1970, 1, 1), 0);
-  EXPECT_EQ(days_from_civil(2024, 5, 1), 19844);
-  EXPECT_EQ(days_from_civil(2000, 3, 1), 11017);
-}
-
 TEST(ReadersTest, SmiCsvWithUnitsNaAndInterleavedGpus) {
   std::string path = write_file(temp_dir(), "node7.csv",
                                 "timestamp, index, utilization.gpu [%], memory.used [MiB], temperature.gpu, power.draw [W]\n"
