@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
 
 echo "== build (warnings are errors) and test"
-bash scripts/build.sh build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGPUPLAN_WERROR=ON
+bash scripts/build.sh build -DCMAKE_BUILD_TYPE=Release -DGPUPLAN_WERROR=ON
 ./build/gpuplan catalog check
 ctest --test-dir build --output-on-failure -j "$(nproc)"
 
