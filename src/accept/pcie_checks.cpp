@@ -12,6 +12,7 @@
 
 #include "accept/check_helpers.h"
 #include "accept/checks.h"
+#include "catalog/gpu_ids.h"
 #include "core/pci_address.h"
 #include "core/text.h"
 
@@ -103,12 +104,66 @@ Fact path_of(const PciDevice& gpu, const probe::PciTopology& pci, std::string_vi
   return Fact{"path", {}, std::nullopt, std::move(hops), " ← "};
 }
 
+// The form factor ("sxm", "pcie") the catalog gives this function's vendor:device; "" when no gpu
+// entry lists it.
+std::string form_factor(const PciDevice& d, const Catalog& cat) {
+  const Entry* e = catalog::gpu_by_pci_id(cat, d.vendor, d.device);
+  return e ? e->text("form_factor") : "";
+}
+
+// What the host shows of an NVLink/NVSwitch fabric joining its GPUs: NVSwitch functions on the
+// PCI bus, NVLinks NVML reports active, NV# pairs in `nvidia-smi topo -m`. One phrase per source
+// that shows it; none when nothing does.
+std::vector<Phrase> fabric_seen(const AcceptInputs& in) {
+  std::vector<Phrase> seen;
+  if (size_t n = in.facts->pci.of_kind(PciKind::kNvSwitch).size())
+    seen.push_back(phrase("accept.ev.fabric_nvswitch").fact("count", std::to_string(n)));
+  if (in.nvml) {
+    size_t gpus = 0, links = 0;
+    for (const auto& g : in.nvml->gpus) {
+      auto active = std::count(g.now.nvlink_active.begin(), g.now.nvlink_active.end(), true);
+      links += static_cast<size_t>(active);
+      gpus += active > 0;
+    }
+    if (links)
+      seen.push_back(
+          phrase("accept.ev.fabric_nvml").fact("gpus", std::to_string(gpus)).fact("links", std::to_string(links)));
+  }
+  if (in.topo) {
+    std::set<std::pair<std::string, std::string>> pairs;
+    for (const auto& [pair, link] : in.topo->link)
+      if (probe::GpuTopology::is_nvlink(link)) pairs.insert(std::minmax(pair.first, pair.second));
+    if (!pairs.empty()) seen.push_back(phrase("accept.ev.fabric_topo").fact("pairs", std::to_string(pairs.size())));
+  }
+  return seen;
+}
+
+// What GPUs sharing a switch uplink say of the board. PCIe cards: a slot behind a switch, never a
+// design (the seeds' PLX rule [S1 §5 #2]). A design: SXM modules (they ship only on NVLink
+// baseboards, whose GPU-to-GPU traffic bypasses PCIe), or GPUs the catalog cannot place on a host
+// that shows an NVLink/NVSwitch fabric. Unknown: GPUs the catalog cannot place, no fabric seen.
+enum class Board { kPcieCards, kDesign, kUnknown };
+Board board_of(const std::vector<const PciDevice*>& gpus, const Catalog& cat, bool fabric) {
+  bool all_sxm = true;
+  for (const PciDevice* d : gpus) {
+    const std::string form = form_factor(*d, cat);
+    if (form == "pcie") return Board::kPcieCards;
+    all_sxm = all_sxm && form == "sxm";
+  }
+  return all_sxm || fabric ? Board::kDesign : Board::kUnknown;
+}
+
 // A switch's upstream port (odd depth below a root port: root, upstream, downstream, upstream…)
-// carries every GPU below it; less bandwidth than their sum shares the uplink. One the board is
-// designed around (catalog kind pcie_switch) is noted in `designed`; any other fails `c` and is
-// noted in `problems`.
-void judge_shared_uplinks(const probe::PciTopology& pci, const Catalog& cat, Finding& c, std::vector<Phrase>& problems,
+// carries every GPU below it; less bandwidth than their sum shares the uplink. A switch the catalog
+// lists (kind pcie_switch) above GPUs that are not PCIe cards is noted in `designed`; an unlisted
+// one on a board whose design it is (board_of) warns `c`, naming its id for the catalog. PCIe
+// cards sharing an uplink, and GPUs the catalog cannot place behind an unlisted switch with no
+// fabric in sight, fail `c`.
+void judge_shared_uplinks(const AcceptInputs& in, const Catalog& cat, Finding& c, std::vector<Phrase>& problems,
                           std::vector<Phrase>& designed) {
+  const probe::PciTopology& pci = in.facts->pci;
+  const std::vector<Phrase> fabric = fabric_seen(in);
+  bool fabric_noted = false;
   for (const PciDevice& b : pci.devices) {
     if (b.kind != PciKind::kBridge || b.root_port || b.upstream.size() % 2 == 0) continue;
     std::vector<const PciDevice*> below;
@@ -132,7 +187,11 @@ void judge_shared_uplinks(const probe::PciTopology& pci, const Catalog& cat, Fin
             : phrase("accept.pcie.gpus_mixed")
                   .fact("count", std::to_string(below.size()))
                   .fact(list_of("links", {links.begin(), links.end()}));
-    if (const Entry* e = designed_switch(b, cat)) {
+    const Entry* e = designed_switch(b, cat);
+    const Board board = board_of(below, cat, !fabric.empty());
+    // A listed switch above GPUs the catalog cannot place stays accepted: the list is the
+    // evidence then. PCIe cards behind it are not.
+    if (e && board != Board::kPcieCards) {
       designed.push_back(phrase("accept.pcie.designed")
                              .fact("who", {who})
                              .fact("address", b.address)
@@ -140,19 +199,33 @@ void judge_shared_uplinks(const probe::PciTopology& pci, const Catalog& cat, Fin
                              .fact("designed_for", e->text("designed_for"), e->text_zh("designed_for"))
                              .fact("uplink", b.current.str())
                              .fact("id", e->id));
+    } else if (board == Board::kDesign) {
+      escalate(c.severity, Severity::kWarn);
+      problems.push_back(
+          phrase("accept.pcie.unlisted_switch")
+              .fact("who", {who})
+              .fact("uplink", b.current.str())
+              .fact("address", b.address)
+              .fact("vendor", hex4(b.vendor))
+              .fact("device", hex4(b.device))
+              .fact("fabric", fabric.empty() ? std::vector<Phrase>{phrase("accept.pcie.sxm_only")} : fabric));
+    } else {
+      const double share = up.gbs / sum;
+      Phrase effect = std::abs(share - 0.5) < 0.01 ? phrase("accept.pcie.halves")
+                                                   : phrase("accept.pcie.leaves").fact("share", num(share * 100) + "%");
+      escalate(c.severity, Severity::kFail);
+      problems.push_back(phrase("accept.pcie.shared")
+                             .fact("who", {who})
+                             .fact("uplink", b.current.str())
+                             .fact("address", b.address)
+                             .fact("vendor", hex4(b.vendor))
+                             .fact("device", hex4(b.device))
+                             .fact("effect", {effect}));
       continue;
     }
-    const double share = up.gbs / sum;
-    Phrase effect = std::abs(share - 0.5) < 0.01 ? phrase("accept.pcie.halves")
-                                                 : phrase("accept.pcie.leaves").fact("share", num(share * 100) + "%");
-    escalate(c.severity, Severity::kFail);
-    problems.push_back(phrase("accept.pcie.shared")
-                           .fact("who", {who})
-                           .fact("uplink", b.current.str())
-                           .fact("address", b.address)
-                           .fact("vendor", hex4(b.vendor))
-                           .fact("device", hex4(b.device))
-                           .fact("effect", {effect}));
+    // What the board-design verdict rested on, once.
+    if (!fabric_noted) c.evidence.insert(c.evidence.end(), fabric.begin(), fabric.end());
+    fabric_noted = true;
   }
 }
 
@@ -225,7 +298,7 @@ void check_pcie_topology(const AcceptInputs& in, const Catalog& cat, Finding& c)
       }
     }
   }
-  judge_shared_uplinks(pci, cat, c, problems, designed);
+  judge_shared_uplinks(in, cat, c, problems, designed);
   if (problems.empty())
     problems.push_back(phrase("accept.pcie.ok")
                            .fact("gpus", std::to_string(gpus.size()))

@@ -24,7 +24,9 @@ const std::vector<KindSchema> kKinds = {
       {"pcie_gen", T::kNumber, true},
       {"pcie_lanes", T::kNumber, true},
       {"buy", T::kRange, true},
-      {"family", T::kString, true}}},
+      {"family", T::kString, true},
+      // PCI vendor:device ids of the part ("10de:20b2"), how acceptance tells SXM from PCIe on the bus.
+      {"pci_ids", T::kStringList, false}}},
     {"platform",
      "Chassis and board for 1, 4 or 8 GPUs, with the parts it ships with by default",
      {{"max_gpus", T::kNumber, true},

@@ -150,7 +150,7 @@ struct LogBuilder {
   LogSummariser summariser{"soak.csv", 95, 85};
   telemetry::ReadStats stats;
   void add(const std::string& gpu, int64_t t, std::optional<float> util, std::optional<float> temp,
-           std::optional<float> mem = {}, std::optional<float> ecc_c = {}, std::optional<float> ecc_u = {},
+           std::optional<float> mem = {}, std::optional<uint64_t> ecc_c = {}, std::optional<uint64_t> ecc_u = {},
            std::optional<float> power = {}) {
     telemetry::Sample s;
     s.time_ms = t;
@@ -390,8 +390,12 @@ TEST(AcceptTest, TwoGpusSharingAnUnknownSwitchUplinkFailTopology) {
 }
 
 TEST(AcceptTest, SameSharingOnAnHgxPex88096IsTheDesignedLayout) {
+  // A100 SXM4 modules (10de:20b2): PCIe cards behind the same switch fail (tests/accept/topology_test.cpp).
   AcceptInputs in;
-  in.facts = facts_with(two_gpus_behind_one_switch(0x1000, 0xc010));
+  auto devices = two_gpus_behind_one_switch(0x1000, 0xc010);
+  for (auto& d : devices)
+    if (d.kind == PciKind::kGpu) d.device = 0x20b2;
+  in.facts = facts_with(devices);
   Finding c = run(in, "pcie.topology");
   EXPECT_EQ(c.severity, Severity::kPass) << shown(c);
   EXPECT_TRUE(note(c, "accept.pcie.designed",
