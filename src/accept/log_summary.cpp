@@ -12,7 +12,7 @@ struct LogSummariser::Acc {
   int64_t mem_t0_ms = 0;
   double n = 0, sum_t = 0, sum_m = 0, sum_tt = 0, sum_tm = 0;
   double mem_min_t = std::numeric_limits<double>::max(), mem_max_t = std::numeric_limits<double>::lowest();
-  std::optional<double> prev_corrected, prev_uncorrected;
+  std::optional<uint64_t> prev_corrected, prev_uncorrected;
 };
 
 LogSummariser::LogSummariser(std::string file, double min_utilization_pct, double max_temperature_c)
@@ -67,8 +67,8 @@ void LogSummariser::add(const telemetry::Sample& x) {
   }
   // ECC counts are cumulative: a rise between two samples of one GPU is a new error. A fall is a
   // driver reload resetting the volatile counters, not a repair.
-  auto track = [&](const std::optional<float>& v, std::optional<double>& first, std::optional<double>& last,
-                   std::optional<double>& prev, std::optional<int64_t>& first_rise) {
+  auto track = [&](const std::optional<uint64_t>& v, std::optional<uint64_t>& first, std::optional<uint64_t>& last,
+                   std::optional<uint64_t>& prev, std::optional<int64_t>& first_rise) {
     if (!v) return;
     if (!first) first = *v;
     last = *v;

@@ -34,8 +34,8 @@ struct GpuLogSummary {
   // Least-squares slope of memory used over time, MiB per hour (needs ≥ 2 samples over > 0 s).
   std::optional<double> memory_growth_mib_per_h;
   std::optional<double> memory_first_mib, memory_last_mib;
-  std::optional<double> ecc_corrected_first, ecc_corrected_last;
-  std::optional<double> ecc_uncorrected_first, ecc_uncorrected_last;
+  std::optional<uint64_t> ecc_corrected_first, ecc_corrected_last;
+  std::optional<uint64_t> ecc_uncorrected_first, ecc_uncorrected_last;
   int64_t ecc_rises = 0;  // times the corrected or uncorrected count went up between samples
   int64_t ecc_first_rise_ms = 0;
   // When each count first went up (nullopt: never), so G12 can say which error class rose first.

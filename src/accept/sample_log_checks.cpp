@@ -253,16 +253,16 @@ void check_health_archive(const AcceptInputs& in, const Catalog& cat, Finding& c
       escalate(c.severity, Severity::kFail);
       c.note(phrase("accept.archive.uncorrected_rose")
                  .fact("gpu", g.gpu)
-                 .fact("from", num(g.ecc_uncorrected_first.value_or(0)))
-                 .fact("to", num(g.ecc_uncorrected_last.value_or(0)))
+                 .fact("from", std::to_string(g.ecc_uncorrected_first.value_or(0)))
+                 .fact("to", std::to_string(g.ecc_uncorrected_last.value_or(0)))
                  .fact("at", clock_time(*g.ecc_uncorrected_first_rise_ms)));
     }
     if (g.ecc_corrected_first_rise_ms) {
       escalate(c.severity, Severity::kWarn);
       c.note(phrase("accept.archive.corrected_rose")
                  .fact("gpu", g.gpu)
-                 .fact("from", num(g.ecc_corrected_first.value_or(0)))
-                 .fact("to", num(g.ecc_corrected_last.value_or(0)))
+                 .fact("from", std::to_string(g.ecc_corrected_first.value_or(0)))
+                 .fact("to", std::to_string(g.ecc_corrected_last.value_or(0)))
                  .fact("at", clock_time(*g.ecc_corrected_first_rise_ms)));
     }
   }

@@ -62,6 +62,8 @@ Return Nvml::Impl::query_processes(ProcessesFn fn, Device dev, size_t stride, st
     unsigned long long used = 0;
     std::memcpy(&pid, bytes + i * stride, sizeof pid);
     std::memcpy(&used, bytes + i * stride + 8, sizeof used);
+    // pid 0 is the kernel's, never a CUDA process: a zeroed slot is an entry the driver did not fill.
+    if (pid == 0) continue;
     GpuProcess p;
     p.pid = pid;
     if (used != kValueNotAvailable) p.used_mib = bytes_to_mib(used);

@@ -62,7 +62,7 @@ struct GpuDynamic {
   std::optional<bool> remapping_pending;
   std::optional<bool> remapping_failed;
   std::vector<bool> nvlink_active;                   // per link index; empty when the GPU has no NVLink
-  std::optional<std::vector<GpuProcess>> processes;  // compute processes
+  std::optional<std::vector<GpuProcess>> processes;  // compute processes; NVML's unused (pid 0) slots left out
 };
 
 struct GpuFacts {

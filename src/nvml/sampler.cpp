@@ -51,8 +51,8 @@ std::vector<telemetry::Sample> sample_gpus(Nvml& nvml, std::chrono::milliseconds
       s.temperature_c = to_float(d.temperature_c);
       s.power_w = to_float(d.power_w);
       s.sm_clock_mhz = to_float(d.sm_clock_mhz);
-      s.ecc_corrected = to_float(d.ecc_volatile_corrected);
-      s.ecc_uncorrected = to_float(d.ecc_volatile_uncorrected);
+      s.ecc_corrected = d.ecc_volatile_corrected;
+      s.ecc_uncorrected = d.ecc_volatile_uncorrected;
       s.clock_event_reasons = d.clock_event_reasons;
       out.push_back(s);
     }

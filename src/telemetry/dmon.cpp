@@ -94,8 +94,8 @@ class DmonParser {
     value(temp_, s.temperature_c);
     value(power_, s.power_w);
     value(pclk_, s.sm_clock_mhz);
-    value(sbecc_, s.ecc_corrected);
-    value(dbecc_, s.ecc_uncorrected);
+    if (sbecc_ >= 0 && !parse_count(f[sbecc_], s.ecc_corrected)) ok = false;
+    if (dbecc_ >= 0 && !parse_count(f[dbecc_], s.ecc_uncorrected)) ok = false;
     if (!ok || (s.utilization_pct && *s.utilization_pct > 100)) {
       stats_.skip(file_, number, Phrase(complete ? "skip.value_out_of_range" : "skip.truncated"));
       return false;

@@ -74,4 +74,17 @@ bool parse_hex(std::string_view s, std::optional<uint64_t>& out) {
   return true;
 }
 
+bool parse_count(std::string_view s, std::optional<uint64_t>& out) {
+  s = trim_blanks(s);
+  if (s.empty() || s[0] == '[' || s == "-" || s == "N/A") {
+    out.reset();
+    return true;
+  }
+  uint64_t v = 0;
+  auto [e, ec] = std::from_chars(s.data(), s.data() + s.size(), v, 10);
+  if (ec != std::errc() || e != s.data() + s.size()) return false;
+  out = v;
+  return true;
+}
+
 }  // namespace gpuplan::telemetry::detail

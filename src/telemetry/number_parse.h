@@ -81,6 +81,11 @@ bool parse_value_slow(const char* p, const char* end, std::optional<float>& out)
 // "[Not Supported]", "-" → nullopt.
 bool parse_hex(std::string_view s, std::optional<uint64_t>& out);
 
+// An error count ("12", " 0", "[N/A]", "-", "N/A") as the whole 64-bit integer it is: ECC totals
+// outgrow a float's 24-bit mantissa, and a count is never a fraction. false for a sign, a decimal
+// point, a unit or more than 64 bits.
+bool parse_count(std::string_view s, std::optional<uint64_t>& out);
+
 // The two digits at p as a number; whether the n bytes at p are all digits.
 inline int two(const char* p) {
   return (p[0] - '0') * 10 + (p[1] - '0');

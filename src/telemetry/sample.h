@@ -18,8 +18,8 @@ struct Sample {
   std::optional<float> temperature_c;
   std::optional<float> power_w;
   std::optional<float> sm_clock_mhz;
-  std::optional<float> ecc_corrected;    // volatile ECC error counts (since the driver loaded)
-  std::optional<float> ecc_uncorrected;
+  std::optional<uint64_t> ecc_corrected;  // volatile ECC error counts (since the driver loaded), whole
+  std::optional<uint64_t> ecc_uncorrected;
   std::optional<uint64_t> clock_event_reasons;  // NVML clocks event (throttle) reason bits, 0x40 = HW thermal
 };
 

@@ -101,6 +101,9 @@ class SmiCsvParser {
   [[gnu::always_inline]] static bool value(const CsvRow& r, int col, std::optional<float>& out) {
     return col < 0 || parse_value(r.field(col), out);
   }
+  static bool value(const CsvRow& r, int col, std::optional<uint64_t>& out) {
+    return col < 0 || parse_count(r.field(col), out);
+  }
 
   // Takes the columns of a header: which one names the GPU, and the fast path's plan.
   void use(SmiColumns cols);

@@ -428,28 +428,25 @@ TEST(NvmlTest, ProcessesFallBackToTheLegacySixteenByteLayout) {
   expect_two_processes(*nvml);
 }
 
-TEST(NvmlTest, ProcessCountAboveTheBufferIsClampedToIt) {
+TEST(NvmlTest, ProcessCountAboveTheBufferIsClampedToItAndZeroedSlotsAreNoProcesses) {
   // _v2 asked with 0: INSUFFICIENT_SIZE, 2. Asked again with room for 2 + 8 = 10 entries, it
   // writes 2 and claims 2 + 100 = 102. Only the 10 entries the buffer holds are read: the two
-  // written and eight still zero (pid 0, 0 bytes).
+  // written and eight still zero (pid 0, 0 bytes), which are unused slots, not processes.
   FakeEnv env(process_scenario("processes_count_extra: 100\n"));
   auto nvml = open_fake();
   ASSERT_TRUE(nvml);
-  GpuDynamic d = nvml->read_dynamic(0);
-  ASSERT_TRUE(d.processes);
-  ASSERT_EQ(d.processes->size(), 10u);
-  EXPECT_EQ((*d.processes)[0].pid, 4242u);
-  EXPECT_EQ((*d.processes)[0].used_mib, 1536.0);
-  EXPECT_EQ((*d.processes)[1].pid, 4243u);
-  EXPECT_EQ((*d.processes)[1].used_mib, std::nullopt);
-  for (size_t i = 2; i < 10; ++i) {
-    EXPECT_EQ((*d.processes)[i].pid, 0u) << i;
-    EXPECT_EQ((*d.processes)[i].used_mib, 0.0) << i;
-  }
-  // GPU 1 has none: SUCCESS at the first call (no buffer) with a claimed 0 + 100.
-  GpuDynamic idle = nvml->read_dynamic(1);
-  ASSERT_TRUE(idle.processes);
-  EXPECT_TRUE(idle.processes->empty());
+  expect_two_processes(*nvml);
+}
+
+TEST(NvmlTest, ZeroedSlotBetweenProcessesIsDropped) {
+  // A driver that leaves a zeroed entry between two filled ones: 4242 and 4243 are the processes.
+  FakeEnv env(write_file(temp_dir(), "procs.yaml",
+                         "gpus:\n  - uuid: GPU-0\n"
+                         "    processes: [{pid: 4242, used_mib: 1536}, {pid: 0, used_mib: 0}, {pid: 4243}]\n"
+                         "  - {uuid: GPU-1, processes: []}\n"));
+  auto nvml = open_fake();
+  ASSERT_TRUE(nvml);
+  expect_two_processes(*nvml);
 }
 
 TEST(NvmlTest, GpuWithoutHandleIsCountedWithEmptyFacts) {
@@ -601,8 +598,8 @@ TEST(NvmlTest, MemoryGrowthScenarioGrowsExactly300MibIn90Minutes) {
     EXPECT_EQ(s.temperature_c, static_cast<float>(kTemps[k % 8]));
     EXPECT_EQ(s.power_w, 312.5f);
     EXPECT_EQ(s.sm_clock_mhz, 1410.0f);
-    EXPECT_EQ(s.ecc_corrected, 0.0f);
-    EXPECT_EQ(s.ecc_uncorrected, 0.0f);
+    EXPECT_EQ(s.ecc_corrected, 0u);
+    EXPECT_EQ(s.ecc_uncorrected, 0u);
     EXPECT_EQ(s.clock_event_reasons, 0u);
   }
   EXPECT_EQ(samples.back().memory_used_mib, 20300.0f);
@@ -717,6 +714,24 @@ TEST(NvmlTest, ThermalScenarioReportsHwSlowdownOnGpu3) {
   }
 }
 
+TEST(NvmlTest, SampledEccCountsStayWholeSixtyFourBitIntegers) {
+  // 2^24 + 1 = 16,777,217 is the first count a float cannot hold (it reads 16,777,216), and
+  // 2^64 - 1 the largest NVML's unsigned long long can report: both arrive exactly.
+  FakeTime t;
+  t.clock_file = temp_dir() + "/clock";
+  set_clock(t.clock_file, 0);
+  FakeEnv env(write_file(temp_dir(), "ecc.yaml",
+                         "gpus:\n  - {uuid: GPU-0, ecc_enabled: true, ecc_volatile_corrected: 16777217,\n"
+                         "     ecc_volatile_uncorrected: 18446744073709551615}\n"),
+              t.clock_file);
+  auto nvml = open_fake();
+  ASSERT_TRUE(nvml);
+  auto samples = sample_gpus(*nvml, std::chrono::minutes(0), std::chrono::minutes(1), t.clock(), t.sleeper());
+  ASSERT_EQ(samples.size(), 1u);
+  EXPECT_EQ(samples[0].ecc_corrected, uint64_t{16'777'217});
+  EXPECT_EQ(samples[0].ecc_uncorrected, uint64_t{18'446'744'073'709'551'615u});
+}
+
 TEST(NvmlTest, RisingEccScenarioCountsUpOnGpu5) {
   FakeTime t;
   t.clock_file = temp_dir() + "/clock";
@@ -726,11 +741,11 @@ TEST(NvmlTest, RisingEccScenarioCountsUpOnGpu5) {
   ASSERT_TRUE(nvml);
   auto samples = sample_gpus(*nvml, std::chrono::hours(2), std::chrono::hours(1), t.clock(), t.sleeper());
   ASSERT_EQ(samples.size(), 24u);
-  EXPECT_EQ(samples[5].ecc_corrected, 0.0f);
-  EXPECT_EQ(samples[8 + 5].ecc_corrected, 12.0f);
-  EXPECT_EQ(samples[16 + 5].ecc_corrected, 24.0f);
-  EXPECT_EQ(samples[16 + 4].ecc_corrected, 0.0f);
-  EXPECT_EQ(samples[16 + 5].ecc_uncorrected, 0.0f);
+  EXPECT_EQ(samples[5].ecc_corrected, 0u);
+  EXPECT_EQ(samples[8 + 5].ecc_corrected, 12u);
+  EXPECT_EQ(samples[16 + 5].ecc_corrected, 24u);
+  EXPECT_EQ(samples[16 + 4].ecc_corrected, 0u);
+  EXPECT_EQ(samples[16 + 5].ecc_uncorrected, 0u);
 
   GpuDynamic d = nvml->read_dynamic(5);  // at 2 h
   EXPECT_EQ(d.ecc_volatile_corrected, 24u);

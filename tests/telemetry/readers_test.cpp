@@ -165,13 +165,13 @@ TEST(ReadersTest, SmiCsvEccCountsAndClockEventReasons) {
                                 "2024/05/01 12:00:00.000, 2, 0, 3, [Not Supported]\n");
   Read r = read(path);
   ASSERT_EQ(r.samples.size(), 3u);
-  EXPECT_EQ(r.samples[0].ecc_corrected, 12.0f);
-  EXPECT_EQ(r.samples[0].ecc_uncorrected, 0.0f);
+  EXPECT_EQ(r.samples[0].ecc_corrected, 12u);
+  EXPECT_EQ(r.samples[0].ecc_uncorrected, 0u);
   EXPECT_EQ(r.samples[0].clock_event_reasons, uint64_t{0x40});
   EXPECT_FALSE(r.samples[1].ecc_corrected.has_value());
   EXPECT_FALSE(r.samples[1].ecc_uncorrected.has_value());
   EXPECT_EQ(r.samples[1].clock_event_reasons, uint64_t{0x44});
-  EXPECT_EQ(r.samples[2].ecc_uncorrected, 3.0f);
+  EXPECT_EQ(r.samples[2].ecc_uncorrected, 3u);
   EXPECT_FALSE(r.samples[2].clock_event_reasons.has_value());
   EXPECT_EQ(r.stats.skipped_count, 0);
 }
@@ -216,8 +216,8 @@ TEST(ReadersTest, DmonEccColumns) {
                                 " 20240501   12:00:00      1     60     35      -      -      -      0\n");
   Read r = read(path);
   ASSERT_EQ(r.samples.size(), 2u);
-  EXPECT_EQ(r.samples[0].ecc_corrected, 7.0f);
-  EXPECT_EQ(r.samples[0].ecc_uncorrected, 1.0f);
+  EXPECT_EQ(r.samples[0].ecc_corrected, 7u);
+  EXPECT_EQ(r.samples[0].ecc_uncorrected, 1u);
   EXPECT_FALSE(r.samples[0].clock_event_reasons.has_value());  // dmon has no such column
   EXPECT_FALSE(r.samples[1].ecc_corrected.has_value());        // "-"
   EXPECT_FALSE(r.samples[1].ecc_uncorrected.has_value());
