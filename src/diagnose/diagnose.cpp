@@ -9,6 +9,7 @@
 #include <map>
 #include <set>
 
+#include "catalog/gpu_ids.h"
 #include "core/dates.h"
 #include "core/money.h"
 #include "core/pci_address.h"
@@ -406,24 +407,65 @@ void check_memory(const DiagnoseInputs& in, const Catalog& cat, std::vector<Find
 }
 
 // H5 --------------------------------------------------------------------------------------------
-void check_p2p(const DiagnoseInputs& in, const Catalog&, std::vector<Finding>& out) {
-  const char* source = "S0 §4.3; corrections; nvidia-a100-datasheet";
-  // Whether the board should connect its GPUs with NVLink: GPUs with NVLink ports, any NV# pair,
-  // or SXM modules (which have no GPU-to-GPU path but NVLink).
-  bool should = false;
+// Whether the GPUs are SXM modules, which have no GPU-to-GPU path but NVLink: NVML or
+// `nvidia-smi nvlink --status` names them so, or the catalog's form factor of the GPUs the PCI bus
+// shows. PCIe cards are not: their NVLink bridges are optional, and pairs over PCIe their design.
+bool sxm_board(const DiagnoseInputs& in, const Catalog& cat) {
+  auto sxm_name = [](const std::string& name) { return name.find("SXM") != std::string::npos; };
   if (in.nvml)
     for (const auto& g : in.nvml->gpus)
-      if (!g.now.nvlink_active.empty() || g.info.name.find("SXM") != std::string::npos) should = true;
-  if (in.topo)
-    for (const auto& [pair, link] : in.topo->link)
-      if (probe::GpuTopology::is_nvlink(link)) should = true;
-  if (!should) return;
+      if (sxm_name(g.info.name)) return true;
+  if (in.nvlink)
+    for (const auto& g : in.nvlink->gpus)
+      if (sxm_name(g.name)) return true;
+  if (in.facts)
+    for (const auto* d : in.facts->pci.of_kind(probe::PciKind::kGpu))
+      if (const Entry* e = catalog::gpu_by_pci_id(cat, d->vendor, d->device); e && e->text("form_factor") == "sxm")
+        return true;
+  return false;
+}
+
+// NVLinks down on each GPU, a phrase per GPU ("GPU0: links 3, 7"), from nvidia-smi nvlink --status
+// when captured, else from NVML's link state; `where` says which.
+std::vector<Phrase> inactive_links(const DiagnoseInputs& in, Phrase& where) {
+  std::vector<Phrase> out;
+  auto add = [&](unsigned gpu, const std::vector<size_t>& down) {
+    if (!down.empty())
+      out.push_back(Phrase("diagnose.nvlink_down")
+                        .fact("gpu", fmt::format("GPU{}", gpu))
+                        .fact("links", fmt::format("{}", fmt::join(down, ", "))));
+  };
+  if (in.nvlink) {
+    where = Phrase("diagnose.from_nvlink_status");
+    for (const auto& g : in.nvlink->gpus) {
+      // "all links are inActive": nvidia-smi lists no link, for none is up.
+      if (g.links_gbs.empty())
+        out.push_back(Phrase("diagnose.nvlink_all_down").fact("gpu", fmt::format("GPU{}", g.index)));
+      std::vector<size_t> down;
+      for (size_t i = 0; i < g.links_gbs.size(); ++i)
+        if (!g.links_gbs[i]) down.push_back(i);
+      add(static_cast<unsigned>(g.index), down);
+    }
+  } else if (in.nvml) {
+    where = Phrase("diagnose.from_nvml_nvlink");
+    for (const auto& g : in.nvml->gpus) {
+      std::vector<size_t> down;
+      for (size_t i = 0; i < g.now.nvlink_active.size(); ++i)
+        if (!g.now.nvlink_active[i]) down.push_back(i);
+      add(g.info.index, down);
+    }
+  }
+  return out;
+}
+
+// GPU pairs connected over PCIe ("GPU0–GPU2 PHB"), from topo -m, else NVML's topology of pairs
+// where either GPU has no active NVLink; `where` says which.
+std::vector<std::string> pcie_pairs(const DiagnoseInputs& in, Phrase& where) {
   std::vector<std::string> pairs;
-  Phrase where;
   if (in.topo) {
     where = Phrase("diagnose.from_topo");
     for (const auto& [pair, link] : in.topo->link)
-      if (pair.first < pair.second && pair.first != pair.second && !probe::GpuTopology::is_nvlink(link))
+      if (pair.first < pair.second && !probe::GpuTopology::is_nvlink(link))
         pairs.push_back(fmt::format("{}–{} {}", pair.first, pair.second, link));
   } else if (in.nvml) {
     where = Phrase("diagnose.from_nvml_topology");
@@ -437,12 +479,26 @@ void check_p2p(const DiagnoseInputs& in, const Catalog&, std::vector<Finding>& o
       if (level >= kTopologyHostBridge && (no_nvlink(pair.first) || no_nvlink(pair.second)))
         pairs.push_back(fmt::format("GPU{}–GPU{} {}", pair.first, pair.second, topology_level_name(level)));
   }
-  if (pairs.empty()) return;
-  Finding f = make_finding("diagnose.p2p", Severity::kWarn, "pcie_pairs", source);
-  f.fact("count", std::to_string(pairs.size()))
-      .fact(list_of("pairs", {pairs.begin(), pairs.end()}))
-      .fact("where", std::vector<Phrase>{where});
-  out.push_back(f);
+  return pairs;
+}
+
+void check_p2p(const DiagnoseInputs& in, const Catalog& cat, std::vector<Finding>& out) {
+  const char* source = "S0 §4.3; corrections; nvidia-a100-datasheet";
+  if (!sxm_board(in, cat)) return;
+  // Every NVLink of an SXM module is wired (to the NVSwitches on HGX A100): one down is a fault.
+  Phrase where;
+  if (auto down = inactive_links(in, where); !down.empty()) {
+    Finding f = make_finding("diagnose.p2p", Severity::kFail, "nvlink_inactive", source);
+    f.fact("gpus", std::to_string(down.size())).fact("links", down).fact("where", std::vector<Phrase>{where});
+    out.push_back(f);
+  }
+  if (auto pairs = pcie_pairs(in, where); !pairs.empty()) {
+    Finding f = make_finding("diagnose.p2p", Severity::kWarn, "pcie_pairs", source);
+    f.fact("count", std::to_string(pairs.size()))
+        .fact(list_of("pairs", {pairs.begin(), pairs.end()}))
+        .fact("where", std::vector<Phrase>{where});
+    out.push_back(f);
+  }
 }
 
 // H6 --------------------------------------------------------------------------------------------

@@ -4,7 +4,8 @@
 // (kind threshold, ids diagnose.*).
 //
 // Finding ids (public): diagnose.thermal (H1), diagnose.pcie_link (H2), diagnose.input_bound
-// (H3), diagnose.memory (H4), diagnose.p2p (H5), diagnose.used_card (H6).
+// (H3), diagnose.memory (H4), diagnose.p2p (H5: NVLink down or GPU pairs over PCIe on an SXM
+// board; PCIe cards, whose NVLink bridges are optional, get none), diagnose.used_card (H6).
 #pragma once
 
 #include <optional>
@@ -26,6 +27,7 @@ struct DiagnoseInputs {
   std::optional<probe::HostFacts> facts;
   std::optional<nvml::NvmlFacts> nvml;
   std::optional<probe::GpuTopology> topo;  // nvidia-smi topo -m, when given
+  std::optional<probe::NvlinkStatus> nvlink;  // nvidia-smi nvlink --status, when captured
 };
 
 std::vector<Finding> diagnose(const DiagnoseInputs& in, const catalog::Catalog& catalog);

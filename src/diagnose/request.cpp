@@ -63,6 +63,8 @@ Result<DiagnoseInputs> prepare_diagnosis(const DiagnoseRequest& request, probe::
   } else if (auto it = view.tool_outputs.find("topo.txt"); it != view.tool_outputs.end()) {
     if (auto parsed = probe::parse_topo_matrix(it->second)) in.topo = *parsed;
   }
+  if (auto it = view.tool_outputs.find("nvlink-status.txt"); it != view.tool_outputs.end())
+    if (auto parsed = probe::parse_nvlink_status(it->second)) in.nvlink = *parsed;
   return in;
 }
 

@@ -2,7 +2,7 @@
 // `gpuplan diagnose` for, read and joined with the gathered host into DiagnoseInputs.
 //
 // A caller may rely on: a named file that is missing or does not parse is an Error naming it;
-// a host's topology capture that does not parse is left out; NVML is sampled only when
+// a host's topology or NVLink status capture that does not parse is left out; NVML is sampled only when
 // `sample` is above zero and the NVML source allows the library (not off, not snapshot).
 #pragma once
 

@@ -261,8 +261,10 @@ TEST(DiagnoseTest, NvmlHostBridgePairWithoutActiveNvlinkWarnsAndAllNvlinkIsQuiet
   EXPECT_TRUE(findings_with_id(diagnose(in, default_catalog()), "diagnose.p2p").empty());  // links active
   in.nvml->gpus[1].now.nvlink_active = std::vector<bool>(12, false);
   auto f = findings_with_id(diagnose(in, default_catalog()), "diagnose.p2p");
-  ASSERT_EQ(f.size(), 1u);
-  EXPECT_EQ(fact(f[0], "pairs"), "GPU0–GPU1 PHB");  // NVML topology level 30: across a host bridge
+  ASSERT_EQ(f.size(), 2u);  // the 12 links down (tests/diagnose/nvlink_test.cpp), then the pair
+  EXPECT_EQ(f[0].message_key(), "diagnose.p2p/nvlink_inactive");
+  EXPECT_EQ(f[1].message_key(), "diagnose.p2p/pcie_pairs");
+  EXPECT_EQ(fact(f[1], "pairs"), "GPU0–GPU1 PHB");  // NVML topology level 30: across a host bridge
 }
 
 // --- H6 -------------------------------------------------------------------------------------------
@@ -341,6 +343,7 @@ TEST(DiagnoseTest, EveryFindingItRaisesHasAMessage) {
                                    "diagnose.input_bound/periodic",
                                    "diagnose.memory/near_full",
                                    "diagnose.memory/leftover",
+                                   "diagnose.p2p/nvlink_inactive",
                                    "diagnose.p2p/pcie_pairs",
                                    "diagnose.used_card/serial_missing",
                                    "diagnose.used_card/serial_duplicate",
