@@ -292,16 +292,17 @@ void held_in_capture(const SmiCapture& capture, const Catalog& cat, std::vector<
     const bool is_idle = g.utilization_pct && *g.utilization_pct < idle && used >= leftover;
     const bool is_full = g.memory_total_mib && *g.memory_total_mib > 0 && used / *g.memory_total_mib >= near;
     if ((!is_idle && !is_full) || procs.empty()) continue;
+    const Fact lines = list_of("lines", {fmt::format("{}:{}–{}", capture.path, first, last)});
     Finding f =
         make_finding("diagnose.memory", Severity::kWarn, is_idle ? "leftover" : "held", "S0 §4.2; pytorch-cuda-memory");
     f.fact("gpu", fmt::format("GPU {} ({})", g.index, g.bus_id))
         .fact("used", num(used) + " MiB")
         .fact(list_of("processes", procs))
-        .fact(list_of("lines", {fmt::format("{}:{}–{}", capture.path, first, last)}))
-        .note(Phrase("diagnose.evidence.capture")
-                  .fact(list_of("lines", {fmt::format("{}:{}–{}", capture.path, first, last)})));
-    if (is_idle) f.fact("utilization", num(*g.utilization_pct) + "%");
-    if (!is_idle)
+        .fact(lines)
+        .note(Phrase("diagnose.evidence.capture").fact(lines));
+    if (is_idle)
+      f.fact("utilization", num(*g.utilization_pct) + "%");
+    else
       f.fact("total", num(*g.memory_total_mib) + " MiB")
           .fact("peak", num(100 * used / *g.memory_total_mib, 1) + "%")
           .fact("limit", num(near * 100) + "%");
