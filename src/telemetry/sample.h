@@ -12,7 +12,7 @@ namespace gpuplan::telemetry {
 struct Sample {
   int64_t time_ms = 0;  // wall-clock time as the source wrote it, ms since 1970-01-01 (no zone)
   uint32_t gpu = 0;     // index into GpuRegistry (host + GPU id)
-  uint32_t line = 0;    // the source file's line it was read from, 0 when unknown (or past 2^32 - 1)
+  uint32_t line = 0;    // the line it was read from (of the range, for read_smi_csv_range); 0: unknown
   std::optional<float> utilization_pct;
   std::optional<float> memory_used_mib;
   std::optional<float> memory_total_mib;
