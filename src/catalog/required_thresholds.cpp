@@ -68,6 +68,7 @@ const std::vector<std::string_view>& required_thresholds() {
       "diagnose.input.max_utilization_pct",
       "diagnose.input.idle_below_pct",
       "diagnose.input.low_power_fraction",
+      "diagnose.input.sustained_minutes",
       "diagnose.input.min_periodic_drops",
       "diagnose.input.period_tolerance",
       "diagnose.memory.near_full_fraction",

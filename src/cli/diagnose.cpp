@@ -32,6 +32,19 @@ probe::SampleProgress sampling_progress() {
   };
 }
 
+// The host the report is about: --host; else, when only logs are diagnosed here (no other
+// --root, no live sampling), the hosts the logs name — not the machine gpuplan runs on; else
+// the gathered host's name.
+std::string report_host(const DiagnoseArgs& a, const GatheredHost& host, const diagnose::DiagnoseInputs& in) {
+  if (!a.host.host.empty()) return a.host.host;
+  if (!a.logs.empty() && host.input->live() && a.sample_seconds == 0 && !in.log_hosts.empty()) {
+    std::string hosts;
+    for (const auto& h : in.log_hosts) hosts += (hosts.empty() ? "" : ", ") + h;
+    return hosts;
+  }
+  return host_name(a.host, host);
+}
+
 int run_diagnose(const Common& common, const DiagnoseArgs& a) {
   Context ctx;
   int rc = kOk;
@@ -55,7 +68,7 @@ int run_diagnose(const Common& common, const DiagnoseArgs& a) {
   if (tty && request.sample.count() > 0) std::fprintf(stderr, "\n");
   if (!in) return bad_input(in.error());
   const std::vector<Finding> findings = diagnose::diagnose(*in, ctx.catalog);
-  if (int r = emit(report::render_diagnose(host_name(a.host, *host), findings, ctx.format, ctx.style), a.output))
+  if (int r = emit(report::render_diagnose(report_host(a, *host, *in), findings, ctx.format, ctx.style), a.output))
     return r;
   return any_fail(findings) ? kVerdictFailed : kOk;
 }

@@ -14,18 +14,16 @@
 #include "core/money.h"
 #include "core/pci_address.h"
 #include "core/text.h"
+#include "diagnose/hypotheses.h"
+#include "diagnose/series.h"
 
 namespace gpuplan::diagnose {
 namespace {
 
 using catalog::Catalog;
 using catalog::Entry;
-using telemetry::Sample;
+using detail::gpu_label;
 
-// NVML clock-event (throttle) reason bits that mean heat: SW thermal slowdown, HW thermal
-// slowdown, HW slowdown (which the board raises for over-temperature and power-brake).
-constexpr uint64_t kSwThermal = 0x20, kHwThermal = 0x40, kHwSlowdown = 0x8;
-constexpr uint64_t kThermalBits = kSwThermal | kHwThermal | kHwSlowdown;
 // nvmlGpuTopologyLevel_t: at or above a host bridge, GPU pairs talk through the CPU.
 constexpr int kTopologyHostBridge = 30;
 
@@ -40,173 +38,6 @@ std::string topology_level_name(int level) {
     case 50: return "SYS";
   }
   return std::to_string(level);
-}
-
-std::string num(double v, int decimals = 0) {
-  return format_number(v, decimals);
-}
-
-std::pair<std::string, std::string> civil(int64_t ms) {
-  const CivilTime t = civil_from_ms(ms);
-  return {t.date(), t.hour_minute()};
-}
-
-// "2024-05-06 10:00–10:40", or "2024-05-06 23:50–2024-05-07 00:20" across midnight.
-std::string time_range(int64_t from_ms, int64_t to_ms) {
-  auto [d1, t1] = civil(from_ms);
-  auto [d2, t2] = civil(to_ms);
-  return d1 == d2 ? fmt::format("{} {}–{}", d1, t1, t2) : fmt::format("{} {}–{} {}", d1, t1, d2, t2);
-}
-
-struct Run {
-  int64_t from_ms = 0, to_ms = 0;
-  double peak = 0;
-  double minutes() const { return (to_ms - from_ms) / 60000.0; }
-};
-
-// Stretches of consecutive samples (one GPU, in time order) where `value` is present and `hit`.
-template <class Value, class Hit>
-std::vector<Run> runs(const std::vector<const Sample*>& samples, Value value, Hit hit) {
-  std::vector<Run> out;
-  bool open = false;
-  for (const Sample* s : samples) {
-    std::optional<double> v = value(*s);
-    if (v && hit(*v)) {
-      if (!open) out.push_back({s->time_ms, s->time_ms, *v});
-      open = true;
-      out.back().to_ms = s->time_ms;
-      out.back().peak = std::max(out.back().peak, *v);
-    } else if (v) {
-      open = false;
-    }
-  }
-  return out;
-}
-
-// The runs' time ranges as the listed fact "ranges".
-Fact ranges_fact(const std::vector<Run>& rs) {
-  std::vector<std::string> parts;
-  for (const Run& r : rs) parts.push_back(time_range(r.from_ms, r.to_ms));
-  return list_of("ranges", parts);
-}
-
-struct Series {
-  std::string name;
-  std::vector<const Sample*> samples;  // time order
-};
-
-std::vector<Series> by_gpu(const DiagnoseInputs& in) {
-  std::map<uint32_t, Series> m;
-  for (const Sample& s : in.samples) m[s.gpu].samples.push_back(&s);
-  std::vector<Series> out;
-  for (auto& [gpu, series] : m) {
-    series.name = gpu < in.gpu_names.size() ? in.gpu_names[gpu] : "gpu" + std::to_string(gpu);
-    std::stable_sort(series.samples.begin(), series.samples.end(),
-                     [](const Sample* a, const Sample* b) { return a->time_ms < b->time_ms; });
-    out.push_back(std::move(series));
-  }
-  return out;
-}
-
-template <class F>
-std::optional<double> mean_of(const Series& s, F f) {
-  double sum = 0;
-  int64_t n = 0;
-  for (const Sample* x : s.samples)
-    if (auto v = f(*x)) {
-      sum += *v;
-      ++n;
-    }
-  if (n == 0) return std::nullopt;
-  return sum / static_cast<double>(n);
-}
-
-std::optional<double> util(const Sample& s) {
-  return s.utilization_pct ? std::optional<double>(*s.utilization_pct) : std::nullopt;
-}
-std::optional<double> temp(const Sample& s) {
-  return s.temperature_c ? std::optional<double>(*s.temperature_c) : std::nullopt;
-}
-std::optional<double> power(const Sample& s) {
-  return s.power_w ? std::optional<double>(*s.power_w) : std::nullopt;
-}
-
-// NVML's clock-event reasons, each a phrase with its bit.
-std::vector<Phrase> reasons(uint64_t bits) {
-  std::vector<Phrase> out;
-  if (bits & kSwThermal) out.push_back(Phrase("diagnose.reason.sw_thermal"));
-  if (bits & kHwThermal) out.push_back(Phrase("diagnose.reason.hw_thermal"));
-  if (bits & kHwSlowdown) out.push_back(Phrase("diagnose.reason.hw_slowdown"));
-  return out;
-}
-
-std::string gpu_label(const nvml::GpuFacts& g) {
-  return fmt::format("GPU {} ({})", g.info.index, g.info.pci_bus_id);
-}
-
-// H1 --------------------------------------------------------------------------------------------
-void check_thermal(const DiagnoseInputs& in, const Catalog& cat, std::vector<Finding>& out) {
-  const double airflow = cat.threshold("diagnose.thermal.airflow_c");
-  const double minutes = cat.threshold("diagnose.thermal.sustained_minutes");
-  const std::string normal = format_range(cat.threshold_range("diagnose.thermal.normal_c")) + " °C";
-  const std::string slowdown = format_range(cat.threshold_range("diagnose.thermal.slowdown_pct")) + "%";
-  const char* source = "S0 §4.1";
-  for (const Series& s : by_gpu(in)) {
-    std::vector<Run> hot;
-    for (const Run& r : runs(s.samples, temp, [&](double t) { return t > airflow; }))
-      if (r.minutes() >= minutes) hot.push_back(r);
-    if (!hot.empty()) {
-      double peak = 0, total = 0;
-      for (const Run& r : hot) {
-        peak = std::max(peak, r.peak);
-        total += r.minutes();
-      }
-      Finding f = make_finding("diagnose.thermal", Severity::kFail, "airflow", source);
-      f.fact("gpu", s.name)
-          .fact(ranges_fact(hot))
-          .fact("peak", num(peak) + " °C")
-          .fact("minutes", num(total))
-          .fact("limit", num(airflow) + " °C")
-          .fact("sustained", num(minutes))
-          .fact("normal", normal)
-          .fact("slowdown", slowdown);
-      out.push_back(f);
-    }
-    uint64_t seen = 0;
-    auto throttled = runs(
-        s.samples,
-        [&](const Sample& x) -> std::optional<double> {
-          if (!x.clock_event_reasons) return std::nullopt;
-          seen |= *x.clock_event_reasons & kThermalBits;
-          return static_cast<double>(*x.clock_event_reasons & kThermalBits);
-        },
-        [](double bits) { return bits != 0; });
-    if (!throttled.empty()) {
-      std::optional<double> peak_temp;
-      for (const Sample* x : s.samples)
-        if (x->temperature_c && (!peak_temp || *x->temperature_c > *peak_temp)) peak_temp = *x->temperature_c;
-      Finding f = make_finding("diagnose.thermal", Severity::kWarn, "throttle", source);
-      f.fact("gpu", s.name)
-          .fact(ranges_fact(throttled))
-          .fact("reasons", reasons(seen))
-          .fact("peak", peak_temp ? num(*peak_temp) + " °C" : "?")
-          .fact("normal", normal)
-          .fact("slowdown", slowdown);
-      out.push_back(f);
-    }
-  }
-  if (!in.nvml) return;
-  for (const auto& g : in.nvml->gpus) {
-    uint64_t bits = g.now.clock_event_reasons.value_or(0) & kThermalBits;
-    if (!bits) continue;
-    Finding f = make_finding("diagnose.thermal", Severity::kWarn, "throttle_now", source);
-    f.fact("gpu", gpu_label(g))
-        .fact("reasons", reasons(bits))
-        .fact("temperature", g.now.temperature_c ? num(*g.now.temperature_c) + " °C" : "?")
-        .fact("normal", normal)
-        .fact("slowdown", slowdown);
-    out.push_back(f);
-  }
 }
 
 // H2 --------------------------------------------------------------------------------------------
@@ -263,146 +94,6 @@ void check_pcie_link(const DiagnoseInputs& in, const Catalog& cat, std::vector<F
       judge_link(gpu_label(g), g.now.link_gen, g.now.link_width, g.info.max_link_gen, g.info.max_link_width,
                  g.now.utilization_pct, "NVML nvmlDeviceGetCurrPcieLinkGeneration/Width", cat, out);
     }
-  }
-}
-
-// H3 --------------------------------------------------------------------------------------------
-void check_input_bound(const DiagnoseInputs& in, const Catalog& cat, std::vector<Finding>& out) {
-  const double max_util = cat.threshold("diagnose.input.max_utilization_pct");
-  const double idle = cat.threshold("diagnose.input.idle_below_pct");
-  const double low_temp = cat.threshold_range("diagnose.thermal.normal_c").low;
-  const double low_power = cat.threshold("diagnose.input.low_power_fraction");
-  const double min_drops = cat.threshold("diagnose.input.min_periodic_drops");
-  const double tolerance = cat.threshold("diagnose.input.period_tolerance");
-  const char* source = "S0 §4.3";
-  auto series = by_gpu(in);
-  // One power limit for the host when NVML gives the same one for every GPU (the usual case);
-  // samples carry no limit of their own.
-  std::optional<double> limit;
-  if (in.nvml) {
-    std::set<double> limits;
-    for (const auto& g : in.nvml->gpus)
-      if (g.info.power_limit_w) limits.insert(*g.info.power_limit_w);
-    if (limits.size() == 1) limit = *limits.begin();
-  }
-  // SPEC H3 claims starvation only while temperature and power stay low: every GPU must show
-  // both (power judged against NVML's limit), or the finding would rest on utilization alone, which
-  // a throttled or power-capped GPU also shows. Missing data → no "starved" finding.
-  std::vector<std::string> utils;
-  bool all_low = false, any_busy = false, cool = true;
-  std::optional<double> hottest, most_power;
-  int64_t first = 0, last = 0;
-  for (const Series& s : series) {
-    auto u = mean_of(s, util);
-    if (!u) continue;
-    if (utils.empty()) {
-      all_low = true;
-      first = s.samples.front()->time_ms;
-      last = s.samples.back()->time_ms;
-    }
-    first = std::min(first, s.samples.front()->time_ms);
-    last = std::max(last, s.samples.back()->time_ms);
-    utils.push_back(fmt::format("{} {}%", s.name, num(*u)));
-    if (*u >= max_util) all_low = false;
-    if (*u >= idle) any_busy = true;
-    if (auto t = mean_of(s, temp)) {
-      hottest = std::max(hottest.value_or(*t), *t);
-      if (*t >= low_temp) cool = false;
-    } else {
-      cool = false;  // no temperature: "stays low" unproven
-    }
-    if (auto p = mean_of(s, power); p && limit) {
-      most_power = std::max(most_power.value_or(*p), *p);
-      if (*p >= low_power * *limit) cool = false;
-    } else {
-      cool = false;  // no power, or no limit to call it low against
-    }
-  }
-  if (all_low && any_busy && cool) {
-    Finding f = make_finding("diagnose.input_bound", Severity::kWarn, "starved", source);
-    f.fact("gpus", std::to_string(utils.size()))
-        .fact(list_of("utilization", {utils.begin(), utils.end()}))
-        .fact("limit", num(max_util) + "%")
-        .fact("temperature", hottest ? num(*hottest) + " °C" : "?")
-        .fact("power", most_power ? std::vector<Phrase>{limit ? Phrase("diagnose.power_of")
-                                                                  .fact("power", num(*most_power))
-                                                                  .fact("limit", num(*limit))
-                                                            : Phrase("diagnose.power").fact("power", num(*most_power))}
-                                  : std::vector<Phrase>{Phrase("diagnose.unknown")})
-        .fact("range", time_range(first, last));
-    out.push_back(f);
-  }
-  // Periodic drops: a data loader that cannot keep up stalls every N steps at a steady rhythm.
-  for (const Series& s : series) {
-    std::vector<int64_t> starts;
-    std::optional<double> prev;
-    for (const Sample* x : s.samples) {
-      if (!x->utilization_pct) continue;
-      double u = *x->utilization_pct;
-      if (prev && *prev >= max_util && u < max_util) starts.push_back(x->time_ms);
-      prev = u;
-    }
-    if (static_cast<double>(starts.size()) < min_drops) continue;
-    std::vector<double> gaps;
-    for (size_t i = 1; i < starts.size(); ++i) gaps.push_back(static_cast<double>(starts[i] - starts[i - 1]));
-    double mean = 0;
-    for (double g : gaps) mean += g;
-    mean /= static_cast<double>(gaps.size());
-    bool even = mean > 0 &&
-                std::all_of(gaps.begin(), gaps.end(), [&](double g) { return std::abs(g - mean) <= tolerance * mean; });
-    if (!even) continue;
-    Finding f = make_finding("diagnose.input_bound", Severity::kWarn, "periodic", source);
-    f.fact("gpu", s.name)
-        .fact("drops", std::to_string(starts.size()))
-        .fact("period", num(mean / 1000.0) + " s")
-        .fact("limit", num(max_util) + "%")
-        .fact("range", time_range(starts.front(), starts.back()));
-    out.push_back(f);
-  }
-}
-
-// H4 --------------------------------------------------------------------------------------------
-void check_memory(const DiagnoseInputs& in, const Catalog& cat, std::vector<Finding>& out) {
-  const double near = cat.threshold("diagnose.memory.near_full_fraction");
-  const double idle = cat.threshold("diagnose.input.idle_below_pct");
-  const double leftover = cat.threshold("diagnose.memory.leftover_mib");
-  const char* source = "S0 §4.2; pytorch-cuda-memory";
-  for (const Series& s : by_gpu(in)) {
-    auto full = runs(
-        s.samples,
-        [](const Sample& x) -> std::optional<double> {
-          if (!x.memory_used_mib || !x.memory_total_mib || *x.memory_total_mib <= 0) return std::nullopt;
-          return *x.memory_used_mib / *x.memory_total_mib;
-        },
-        [&](double share) { return share >= near; });
-    if (full.empty()) continue;
-    double peak = 0;
-    for (const Run& r : full) peak = std::max(peak, r.peak);
-    Finding f = make_finding("diagnose.memory", Severity::kWarn, "near_full", source);
-    f.fact("gpu", s.name)
-        .fact(ranges_fact(full))
-        .fact("peak", num(peak * 100, 1) + "%")
-        .fact("limit", num(near * 100) + "%");
-    out.push_back(f);
-  }
-  if (!in.nvml) return;
-  for (const auto& g : in.nvml->gpus) {
-    if (!g.now.utilization_pct || *g.now.utilization_pct >= idle) continue;
-    std::vector<std::string> pids;
-    double held = 0;
-    for (const auto& p : g.now.processes.value_or(std::vector<nvml::GpuProcess>{})) {
-      pids.push_back(fmt::format("{} ({} MiB)", p.pid, p.used_mib ? num(*p.used_mib) : "?"));
-      held += p.used_mib.value_or(0);
-    }
-    double used = std::max(held, g.now.memory_used_mib.value_or(0));
-    if (used < leftover) continue;
-    Finding f = make_finding("diagnose.memory", Severity::kWarn, "leftover", source);
-    f.fact("gpu", gpu_label(g))
-        .fact("used", num(used) + " MiB")
-        .fact("utilization", num(*g.now.utilization_pct) + "%")
-        .fact(pids.empty() ? Fact{"processes", {}, std::nullopt, {Phrase("diagnose.none_listed")}, {}}
-                           : list_of("processes", pids));
-    out.push_back(f);
   }
 }
 
@@ -556,7 +247,8 @@ void check_used_card(const DiagnoseInputs& in, const Catalog& cat, std::vector<F
 using Rule = void (*)(const DiagnoseInputs&, const Catalog&, std::vector<Finding>&);
 
 // SPEC §H1–H6, in order.
-const Rule kRules[] = {check_thermal, check_pcie_link, check_input_bound, check_memory, check_p2p, check_used_card};
+const Rule kRules[] = {detail::check_thermal, check_pcie_link, detail::check_input_bound,
+                       detail::check_memory,  check_p2p,       check_used_card};
 
 }  // namespace
 

@@ -3,6 +3,9 @@
 // message table (report/messages) like every other Finding. Pure; thresholds from the catalog
 // (kind threshold, ids diagnose.*).
 //
+// Findings from logs (H1, H3, H4) carry the log lines and hours they rest on (facts "lines",
+// "hours").
+//
 // Finding ids (public): diagnose.thermal (H1), diagnose.pcie_link (H2), diagnose.input_bound
 // (H3), diagnose.memory (H4), diagnose.p2p (H5: NVLink down or GPU pairs over PCIe on an SXM
 // board; PCIe cards, whose NVLink bridges are optional, get none), diagnose.used_card (H6).
@@ -18,11 +21,27 @@
 #include "probe/host.h"
 #include "probe/tools.h"
 #include "telemetry/sample.h"
+#include "telemetry/smi_table.h"
 
 namespace gpuplan::diagnose {
 
+// A log read into DiagnoseInputs::samples: those at [first, end) came from `path`.
+struct LogSource {
+  std::string path;
+  size_t first = 0, end = 0;
+};
+
+// A captured plain `nvidia-smi` output, read from `path`.
+struct SmiCapture {
+  std::string path;
+  telemetry::SmiTable table;
+};
+
 struct DiagnoseInputs {
   std::vector<telemetry::Sample> samples;  // any order; `gpu` indexes gpu_names
+  std::vector<LogSource> sources;          // where the samples came from, when from files
+  std::vector<std::string> log_hosts;      // the hosts the logs name (else their file names), in reading order
+  std::vector<SmiCapture> smi_tables;      // plain nvidia-smi outputs given among the logs
   std::vector<std::string> gpu_names;
   std::optional<probe::HostFacts> facts;
   std::optional<nvml::NvmlFacts> nvml;

@@ -1,5 +1,8 @@
 #include "diagnose/request.h"
 
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
 #include <optional>
 
 #include "core/files.h"
@@ -16,6 +19,32 @@ class CollectSamples : public telemetry::SampleSink {
  private:
   std::vector<telemetry::Sample>& out_;
 };
+
+// The hosts the logs' GPUs belong to ("host/gpu" names: a scrape's host label, else the file's
+// name), each once, in reading order.
+std::vector<std::string> log_hosts(const DiagnoseInputs& in) {
+  std::vector<std::string> out;
+  for (const telemetry::Sample& s : in.samples) {
+    if (s.gpu >= in.gpu_names.size()) continue;
+    const std::string& name = in.gpu_names[s.gpu];
+    std::string host = name.substr(0, std::min(name.size(), name.rfind('/')));
+    if (std::find(out.begin(), out.end(), host) == out.end()) out.push_back(std::move(host));
+  }
+  return out;
+}
+
+// A plain `nvidia-smi` output given among the logs (its banner in the first lines), read whole;
+// nullopt for any other file (a sample log, read by telemetry's readers).
+std::optional<Result<telemetry::SmiTable>> smi_capture(const std::string& path) {
+  std::ifstream file(path, std::ios::binary);
+  std::string head(4096, '\0');
+  file.read(head.data(), static_cast<std::streamsize>(head.size()));
+  head.resize(static_cast<size_t>(file.gcount()));
+  if (!telemetry::looks_like_smi_table(head)) return std::nullopt;
+  auto text = read_text_file(path);
+  if (!text) return Result<telemetry::SmiTable>(text.error());
+  return Result<telemetry::SmiTable>(telemetry::parse_smi_table(*text));
+}
 
 // Live: NVML sampled for a while, as the logs would have been; its GPUs follow the logs' ones.
 Result<void> sample_live(const DiagnoseRequest& request, probe::HostInput& host, const probe::SampleProgress& progress,
@@ -45,14 +74,25 @@ Result<DiagnoseInputs> prepare_diagnosis(const DiagnoseRequest& request, probe::
   telemetry::GpuRegistry gpus;
   CollectSamples sink(in.samples);
   for (const auto& path : request.logs) {
+    if (auto capture = smi_capture(path)) {
+      if (!*capture) return capture->error();
+      in.smi_tables.push_back({path, **capture});
+      continue;
+    }
+    const size_t first = in.samples.size();
     auto stats = telemetry::read_samples(path, telemetry::SourceFormat::kAuto, gpus, sink);
     if (!stats) return stats.error();
+    in.sources.push_back({path, first, in.samples.size()});
     for (const auto& skip : stats->skipped)
       note(Phrase("cli.skipped_line")
                .fact("where", skip.file + ":" + std::to_string(skip.line))
                .fact("why", {skip.reason}));
   }
   in.gpu_names = gpus.names();
+  in.log_hosts = log_hosts(in);
+  // A plain nvidia-smi names no host either: its file's name stands in when no log named one.
+  if (in.log_hosts.empty())
+    for (const SmiCapture& c : in.smi_tables) in.log_hosts.push_back(std::filesystem::path(c.path).stem().string());
   if (auto sampled = sample_live(request, host, progress, in); !sampled) return sampled.error();
   if (!request.topo.empty()) {
     auto text = read_text_file(request.topo);

@@ -85,6 +85,7 @@ class DmonParser {
   // The GPU and its readings; false (and the line skipped) when a value is not a number in range.
   bool values(const std::vector<std::string_view>& f, Sample& s, int64_t number, bool complete) {
     s.gpu = gpus_.id(f[gpu_]);
+    s.line = sample_line(number);
     bool ok = true;
     auto value = [&](int col, std::optional<float>& out) {
       if (col >= 0 && !parse_value(f[col], out)) ok = false;

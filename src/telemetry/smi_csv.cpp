@@ -43,6 +43,10 @@ std::optional<SmiColumns> parse_smi_header(std::string_view line) {
       cols.temp = i;
     else if (f == "power.draw")
       cols.power = i;
+    // power.limit is the limit software set; enforced.power.limit the one in force (the lower of
+    // the software and board limits): either bounds power.draw.
+    else if (f == "power.limit" || (f == "enforced.power.limit" && cols.power_limit < 0))
+      cols.power_limit = i;
     else if (f == "clocks.sm" || f == "clocks.current.sm")
       cols.sm_clock = i;
     else if (f == "ecc.errors.corrected.volatile.total")
@@ -88,12 +92,13 @@ void SmiCsvParser::row(const CsvRow& r, int64_t number, bool complete) {
   s = Sample{};
   if (!time_.parse(r.field(cols_.timestamp), s.time_ms)) return bad_timestamp(r.field(cols_.timestamp), number);
   s.gpu = gpus_.id(key_ >= 0 ? trim_blanks(r.field(key_)) : std::string_view("0"));
+  s.line = sample_line(number);
   bool ok = value(r, cols_.util, s.utilization_pct) & value(r, cols_.mem_used, s.memory_used_mib) &
             value(r, cols_.temp, s.temperature_c);
   if (!usage_only_) {  // the rest only when asked for: a branch per line, not per column
     ok = ok & value(r, cols_.mem_total, s.memory_total_mib) & value(r, cols_.power, s.power_w) &
-         value(r, cols_.sm_clock, s.sm_clock_mhz) & value(r, cols_.ecc_corrected, s.ecc_corrected) &
-         value(r, cols_.ecc_uncorrected, s.ecc_uncorrected);
+         value(r, cols_.power_limit, s.power_limit_w) & value(r, cols_.sm_clock, s.sm_clock_mhz) &
+         value(r, cols_.ecc_corrected, s.ecc_corrected) & value(r, cols_.ecc_uncorrected, s.ecc_uncorrected);
     if (cols_.clock_event_reasons >= 0 && !parse_hex(r.field(cols_.clock_event_reasons), s.clock_event_reasons))
       ok = false;
   }

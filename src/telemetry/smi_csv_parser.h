@@ -27,7 +27,7 @@ namespace gpuplan::telemetry::detail {
 
 struct SmiColumns {
   int timestamp = -1, index = -1, uuid = -1, bus_id = -1, util = -1, mem_used = -1, mem_total = -1, temp = -1,
-      power = -1, sm_clock = -1, ecc_corrected = -1, ecc_uncorrected = -1, clock_event_reasons = -1;
+      power = -1, power_limit = -1, sm_clock = -1, ecc_corrected = -1, ecc_uncorrected = -1, clock_event_reasons = -1;
   int count = 0;
   bool operator==(const SmiColumns&) const = default;
 };

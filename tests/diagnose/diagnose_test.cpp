@@ -177,8 +177,9 @@ TEST(DiagnoseTest, BusyHotOrIdleGpusAreNotInputBound) {
 TEST(DiagnoseTest, StarvationIsNotClaimedWithoutTemperatureAndPowerEvidence) {
   // The half-busy, cool case that is input-bound above (50–53%, 60 °C, 150 W of 400 W), with one
   // of the two pieces of SPEC H3's evidence taken away each time: no "starved" finding.
-  // No NVML power limit: 150 W cannot be called low (of what?).
-  EXPECT_TRUE(findings_with_id(diagnose(four_gpus(50, 60, 150), default_catalog()), "diagnose.input_bound").empty());
+  // No power limit in the samples or from NVML: power is judged against the lowest TDP in the
+  // catalog (300 W, a100-80gb-pcie), and 200 W ≥ 0.6 × 300 W = 180 W cannot be called low.
+  EXPECT_TRUE(findings_with_id(diagnose(four_gpus(50, 60, 200), default_catalog()), "diagnose.input_bound").empty());
   // No temperature in the samples (a dmon -s u log).
   DiagnoseInputs no_temp = four_gpus_with_limit(50, 60, 150);
   for (auto& x : no_temp.samples) x.temperature_c.reset();
@@ -334,6 +335,7 @@ TEST(DiagnoseTest, RetailCardsWithSerialsAreQuiet) {
 
 TEST(DiagnoseTest, EveryFindingItRaisesHasAMessage) {
   std::vector<std::string> keys = {"diagnose.thermal/airflow",
+                                   "diagnose.thermal/airflow_clock",
                                    "diagnose.thermal/throttle",
                                    "diagnose.thermal/throttle_now",
                                    "diagnose.pcie_link/downgraded",
