@@ -203,36 +203,47 @@ bool is_boot_banner(std::string_view msg) {
          starts_with(msg, "Kernel command line: ");
 }
 
-// Every line classified on its own, then as its log places it: a line starting with a space is a
-// kmsg record's dictionary after such a record and an indented bare line otherwise; bare lines are
-// junk in a stamped log. Returns whether any line had a stamp.
-bool classify_lines(const std::vector<Line>& lines, std::vector<ClassifiedLine>& out) {
-  out.resize(lines.size());
-  bool stamped = false, after_kmsg = false;
-  for (size_t i = 0; i < lines.size(); ++i) {
-    ClassifiedLine& c = out[i];
-    if (!lines[i].complete) {
+// Each line classified on its own, then as its log places it: a line starting with a space is a
+// kmsg record's dictionary after such a record and an indented bare line otherwise.
+class LineReader {
+ public:
+  ClassifiedLine next(const Line& line) {
+    ClassifiedLine c;
+    if (!line.complete) {
       c.kind = LineKind::kMalformed;  // cut off: never an event
-    } else if (blank(lines[i].text)) {
+    } else if (blank(line.text)) {
       c.kind = LineKind::kIgnored;
-      continue;
+      return c;
     } else {
-      c = detail::classify_line(lines[i].text);
+      c = detail::classify_line(line.text);
     }
-    if (c.kind == LineKind::kContinuation && !after_kmsg) {
+    if (c.kind == LineKind::kContinuation && !after_kmsg_) {
       c.kind = LineKind::kBare;
       c.form = KernelLogFormat::kDmesgNoTime;
       c.message.erase(0, c.message.find_first_not_of(' '));
     }
-    if (c.kind == LineKind::kContinuation) continue;
-    after_kmsg = c.kind == LineKind::kKernel && c.form == KernelLogFormat::kKmsg;
-    if ((c.kind == LineKind::kKernel || c.kind == LineKind::kIgnored) && c.form != KernelLogFormat::kUnknown)
-      stamped = true;
+    if (c.kind != LineKind::kContinuation)
+      after_kmsg_ = c.kind == LineKind::kKernel && c.form == KernelLogFormat::kKmsg;
+    return c;
   }
-  return stamped;
+
+ private:
+  bool after_kmsg_ = false;
+};
+
+// Whether any line has a stamp (a kernel line or another program's line in a stamped form): bare
+// lines are junk in such a log. Stops at the first.
+bool any_stamped(const std::vector<Line>& lines) {
+  LineReader reader;
+  for (const Line& line : lines) {
+    ClassifiedLine c = reader.next(line);
+    if ((c.kind == LineKind::kKernel || c.kind == LineKind::kIgnored) && c.form != KernelLogFormat::kUnknown)
+      return true;
+  }
+  return false;
 }
 
-// The events of one log. `bare` says whether bare lines are messages (a log with no stamp).
+// The events of one log, message by message.
 struct EventReader {
   KernelLog& log;
   int last_record_event = -1;  // index in events of the event the current record made
@@ -320,15 +331,16 @@ KernelLog parse_one(std::string_view text, FormLines& form_lines) {
   KernelLog log;
   std::vector<Line> lines = split_lines(text);
   log.lines = static_cast<int>(lines.size());
-  std::vector<ClassifiedLine> cls;
-  const bool stamped = classify_lines(lines, cls);
+  // Two passes, so that no line's classification is kept: a kernel log may be large.
+  const bool stamped = any_stamped(lines);
+  LineReader line_reader;
   EventReader reader{log};
   bool banner = false;
   std::vector<int> bare_lines;
   form_lines.fill(0);
-  for (size_t i = 0; i < cls.size(); ++i) {
+  for (size_t i = 0; i < lines.size(); ++i) {
     const int line_no = static_cast<int>(i) + 1;
-    const ClassifiedLine& c = cls[i];
+    const ClassifiedLine c = line_reader.next(lines[i]);
     switch (c.kind) {
       case LineKind::kIgnored:
         continue;

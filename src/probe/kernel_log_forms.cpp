@@ -1,6 +1,8 @@
 #include "probe/kernel_log_forms.h"
 
+#include <algorithm>
 #include <array>
+#include <cctype>
 #include <charconv>
 #include <chrono>
 #include <nlohmann/json.hpp>
