@@ -100,5 +100,15 @@ TEST(AcceptKernelLogsTest, TextInNoFormNeedsEvidenceAndNamesTheFormsRead) {
   }
 }
 
+TEST(AcceptKernelLogsTest, OneLogInNoFormAmongReadableOnesIsNamedAndTheXidStillFails) {
+  const std::string notes = testing::write_file(testing::temp_dir(), "notes.txt", "All GPUs were delivered on time.\n");
+  const json j = accept_with(" --kernel-log " + log_path("kern-log.log") + " --kernel-log " + notes, 1);
+  const json& xid = check(j, "xid");
+  EXPECT_EQ(xid.at("status"), "fail");  // the Xid 79 kern.log holds; notes.txt cannot clear it
+  const std::string detail = xid.at("detail");
+  EXPECT_NE(detail.find(notes + " is in no form gpuplan reads (1 of 1 lines unreadable)"), std::string::npos) << detail;
+  EXPECT_EQ(detail.find(log_path("kern-log.log") + " is in no form"), std::string::npos) << detail;
+}
+
 }  // namespace
 }  // namespace gpuplan
