@@ -49,33 +49,50 @@ std::string log_name(const AcceptInputs& in) {
   return in.kernel_log_source.empty() ? "—" : in.kernel_log_source;
 }
 
-void judge_kernel_log(const AcceptInputs& in, const Catalog& cat, Finding& c) {
-  if (!in.kernel_log) return;
-  const probe::KernelLog& log = *in.kernel_log;
-  const size_t malformed = log.malformed_lines.size();
-  if (log.format == probe::KernelLogFormat::kUnknown) {
+namespace {
+
+// One log of the kernel log: a log in no known form leaves its events unread (needs evidence);
+// one with too many malformed lines may hide events in them (warn).
+void judge_log_part(const probe::KernelLogPart& part, double max_share, Finding& c) {
+  const size_t malformed = part.malformed_lines.size();
+  if (part.format == probe::KernelLogFormat::kUnknown) {
     escalate(c.severity, Severity::kNeedsEvidence);
     if (malformed == 0)
-      c.note(phrase("accept.klog.empty").fact("log", log_name(in)).fact("lines", std::to_string(log.lines)));
+      c.note(phrase("accept.klog.empty").fact("log", part.source).fact("lines", std::to_string(part.lines)));
     else
       c.note(phrase("accept.klog.unreadable")
-                 .fact("log", log_name(in))
+                 .fact("log", part.source)
                  .fact("malformed", std::to_string(malformed))
-                 .fact("lines", std::to_string(log.lines)));
+                 .fact("lines", std::to_string(part.lines)));
     return;
   }
-  const double max_share = cat.threshold("accept.kernel_log.max_malformed_share");
-  if (log.lines <= 0) return;
-  const double share = static_cast<double>(malformed) / log.lines;
+  if (part.lines <= 0) return;
+  const double share = static_cast<double>(malformed) / part.lines;
   if (share <= max_share) return;
   escalate(c.severity, Severity::kWarn);
   c.note(phrase("accept.klog.malformed")
-             .fact("log", log_name(in))
+             .fact("log", part.source)
              .fact("malformed", std::to_string(malformed))
-             .fact("lines", std::to_string(log.lines))
+             .fact("lines", std::to_string(part.lines))
              .fact("share", percent(share))
              .fact("allowed", percent(max_share))
-             .fact("format", probe::kernel_log_format_name(log.format)));
+             .fact("format", probe::kernel_log_format_name(part.format)));
+}
+
+}  // namespace
+
+void judge_kernel_log(const AcceptInputs& in, const Catalog& cat, Finding& c) {
+  if (!in.kernel_log) return;
+  const probe::KernelLog& log = *in.kernel_log;
+  const double max_share = cat.threshold("accept.kernel_log.max_malformed_share");
+  // Each log on its own (a rotated kern.log.2.gz in no known form is not made good by a readable
+  // /dev/kmsg); a log built without parts is judged whole.
+  std::vector<probe::KernelLogPart> parts = log.parts;
+  if (parts.empty()) parts.push_back({"", log.format, log.lines, log.malformed_lines});
+  for (auto& part : parts) {
+    if (part.source.empty() || parts.size() == 1) part.source = log_name(in);
+    judge_log_part(part, max_share, c);
+  }
 }
 
 std::vector<const PciDevice*> pci_gpus(const AcceptInputs& in) {

@@ -61,7 +61,7 @@ void check_xid(const AcceptInputs& in, const Catalog& cat, Finding& c) {
                  .fact("code", code)
                  .fact("severity", {Phrase("accept.xid.severity." + severity)});
     Phrase line = phrase(known ? "accept.ev.xid" : "accept.ev.xid_unknown")
-                      .fact("log", log_name(in))
+                      .fact("log", e.source.empty() ? log_name(in) : e.source)
                       .fact("line", std::to_string(e.line))
                       .fact("device", e.device.empty() ? "?" : e.device)
                       .fact("label", label)

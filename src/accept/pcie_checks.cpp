@@ -339,7 +339,8 @@ void check_pcie_aer(const AcceptInputs& in, const Catalog& cat, Finding& c) {
       bool bad = e.severity.rfind("Uncorrected", 0) == 0 ||
                  (e.severity.empty() &&
                   (e.text.find("Uncorrect") != std::string::npos || e.text.find("Fatal") != std::string::npos));
-      ev.push_back(quoted_line(log_name(in), e.line, (e.device.empty() ? "" : e.device + ": ") + e.text));
+      ev.push_back(quoted_line(e.source.empty() ? log_name(in) : e.source, e.line,
+                               (e.device.empty() ? "" : e.device + ": ") + e.text));
       escalate(c.severity, bad ? Severity::kFail : Severity::kWarn);
       ++(bad ? uncorrected : corrected);
     }
@@ -408,7 +409,7 @@ void check_iommu(const AcceptInputs& in, const Catalog&, Finding& c) {
   if (in.kernel_log)
     for (const auto& e : in.kernel_log->events)
       if (e.kind == probe::KernelEventKind::kIommuEnabled) {
-        why_on.push_back(quoted_line(log_name(in), e.line, e.text));
+        why_on.push_back(quoted_line(e.source.empty() ? log_name(in) : e.source, e.line, e.text));
         break;
       }
   if (in.facts) {

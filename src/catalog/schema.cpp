@@ -173,9 +173,11 @@ const std::vector<KindSchema> kKinds = {
      {{"code", T::kNumber, true},
       {"scope", T::kEnum, true, "gpu|nvswitch"},
       {"severity", T::kEnum, true, "info|warn|fail"},
-      {"action", T::kEnum, true, "none|restart-app|reset-gpu|reboot|inspect-hardware"},
+      {"action", T::kEnum, true, "none|restart-app|reset-gpu|reboot|inspect-hardware|contact-support"},
       {"meaning", T::kString, true},
-      {"meaning_zh", T::kString, false}}},
+      {"meaning_zh", T::kString, false},
+      // Whether the entry was checked against NVIDIA's own table (catalog/xid.yaml says how).
+      {"verified", T::kEnum, false, "yes|no"}}},
     {"pcie_switch",
      "A PCIe switch a GPU board is designed around (its sharing is by design, not a defect)",
      {{"vendor_id", T::kString, true},

@@ -6,7 +6,11 @@ namespace gpuplan::cli {
 
 void add_host_flags(CLI::App& cmd, HostFlags& flags) {
   cmd.add_option("--root", flags.root, ui("cli.help.host.root"))->type_name("DIR|SNAPSHOT");
-  cmd.add_option("--kernel-log", flags.kernel_log, ui("cli.help.host.kernel_log"))->type_name("FILE");
+  // One file an occurrence, so a file never swallows the verb's positional arguments.
+  cmd.add_option("--kernel-log", flags.kernel_logs, ui("cli.help.host.kernel_log"))
+      ->type_name("FILE")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   cmd.add_option("--nvml", flags.nvml, ui("cli.help.host.nvml"))
       ->check(CLI::IsMember({"auto", "live", "snapshot", "off"}));
   cmd.add_option("--host", flags.host, ui("cli.help.host.host"));
@@ -22,7 +26,7 @@ Result<GatheredHost> gather(const HostFlags& flags) {
   auto input = probe::open_host(flags.root);
   if (!input) return input.error();
   out.input = std::move(*input);
-  out.options.kernel_log_file = flags.kernel_log;
+  out.options.kernel_log_files = flags.kernel_logs;
   out.options.nvml = nvml_source(flags);
   auto view = probe::gather_host(*out.input, out.options);
   if (!view) return view.error();

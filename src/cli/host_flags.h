@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "core/error.h"
 #include "probe/gather.h"
@@ -14,8 +15,8 @@ namespace gpuplan::cli {
 
 struct HostFlags {
   std::string root = "/";
-  std::string kernel_log;
-  std::string nvml = "auto";  // auto (live on /, the snapshot's otherwise), live, snapshot, off
+  std::vector<std::string> kernel_logs;  // --kernel-log, repeatable
+  std::string nvml = "auto";             // auto (live on /, the snapshot's otherwise), live, snapshot, off
   std::string host;
 };
 

@@ -19,7 +19,8 @@ class FakeHost final : public HostInput {
 
   static Error no_nvml() { return Error{{}, 0, {}, Phrase("error.nvml.cannot_load").fact("why", "FakeHost")}; }
 
-  std::optional<KernelLogText> kernel_log;  // what live_kernel_log() answers
+  // What live_kernel_log() answers; the journal's copy is a tool run, tools[kJournalKernelCommand].
+  std::optional<KernelLogText> kernel_log;
   std::set<std::string> installed;          // the tools has_tool() finds
   std::map<std::string, ToolRun> tools;     // command → its run; any other command does not start
   Result<nvml::NvmlFacts> nvml = no_nvml();

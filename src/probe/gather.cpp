@@ -2,6 +2,7 @@
 
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <string_view>
 
 #include "core/files.h"
 
@@ -15,23 +16,60 @@ std::string json_text(const nlohmann::json& j) {
   return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
-// Kernel log: the named file, else the snapshot's capture, else the live log.
-Result<void> read_kernel_log(HostInput& host, const GatherOptions& options, HostView& view) {
-  if (!options.kernel_log_file.empty()) {
-    auto text = read_text_file(options.kernel_log_file);
-    if (!text) return Error{options.kernel_log_file, 0, "--kernel-log", Phrase("cli.file.cannot_read")};
-    view.kernel_log_text = *text;
-    view.kernel_log_source = options.kernel_log_file;
-  } else if (!host.live()) {
-    if (auto text = host.fs().read(kCaptureDir + "/kernel.log")) {
-      view.kernel_log_text = *text;
-      view.kernel_log_source = "gpuplan/kernel.log";
-    }
-  } else if (auto live = host.live_kernel_log()) {
-    view.kernel_log_text = std::move(live->text);
-    view.kernel_log_source = std::move(live->source);
+// "kernel-logs/kern.log" for the first file of that name, "kernel-logs/N-kern.log" (N its place
+// among the files) for a later one: rotated logs of two hosts keep the same names.
+std::string capture_name(const std::string& path, const std::vector<KernelLogCapture>& before) {
+  std::string name = "kernel-logs/" + std::filesystem::path(path).filename().string();
+  for (const auto& c : before)
+    if (c.capture == name) return "kernel-logs/" + std::to_string(before.size() + 1) + "-" + name.substr(12);
+  return name;
+}
+
+// The journal's kernel log of this boot: only its JSON lines (the tool's stdout and stderr come
+// together, and journalctl may print a hint); nothing when it is not installed, fails, or keeps
+// no kernel log ("-- No entries --").
+std::string journal_kernel_log(HostInput& host) {
+  if (!host.has_tool("journalctl")) return "";
+  ToolRun r = host.run(kJournalKernelCommand, kToolTimeout);
+  if (!r.ok()) return "";
+  std::string json;
+  size_t at = 0;
+  while (at < r.out.size()) {
+    size_t nl = r.out.find('\n', at);
+    std::string_view line = std::string_view(r.out).substr(at, nl == std::string::npos ? std::string::npos : nl - at);
+    if (!line.empty() && line.front() == '{') (json += line) += '\n';
+    if (nl == std::string::npos) break;
+    at = nl + 1;
   }
-  if (!view.kernel_log_source.empty()) view.kernel_log = parse_kernel_log(view.kernel_log_text);
+  return json;
+}
+
+// Kernel logs: the named files, else the snapshot's captures, else the live log and journal.
+Result<void> read_kernel_log(HostInput& host, const GatherOptions& options, HostView& view) {
+  auto& logs = view.kernel_logs;
+  if (!options.kernel_log_files.empty()) {
+    for (const std::string& file : options.kernel_log_files) {
+      auto text = read_kernel_log_file(file);
+      if (!text) return text.error();
+      logs.push_back({file, capture_name(file, logs), std::move(*text)});
+    }
+  } else if (!host.live()) {
+    std::vector<std::string> names = {"kernel.log", "journal-kernel.json"};
+    for (const std::string& name : host.fs().list(kCaptureDir + "/kernel-logs")) names.push_back("kernel-logs/" + name);
+    for (const std::string& name : names)
+      if (auto text = host.fs().read(kCaptureDir + "/" + name)) logs.push_back({"gpuplan/" + name, name, *text});
+  } else {
+    if (auto live = host.live_kernel_log()) logs.push_back({live->source, "kernel.log", std::move(live->text)});
+    if (std::string journal = journal_kernel_log(host); !journal.empty())
+      logs.push_back({"journalctl -k -b", "journal-kernel.json", std::move(journal)});
+  }
+  if (logs.empty()) return {};
+  std::vector<KernelLogText> texts;
+  for (const auto& log : logs) {
+    texts.push_back({log.text, log.source});
+    view.kernel_log_source += (view.kernel_log_source.empty() ? "" : ", ") + log.source;
+  }
+  view.kernel_log = parse_kernel_logs(texts);
   return {};
 }
 
@@ -135,7 +173,7 @@ SnapshotContent snapshot_content(const HostInput& host, const HostView& view) {
     content.link_dirs.push_back("/sys/class/nvme");
     for (const auto& n : facts.nvme) content.host_files.push_back("/sys/class/nvme/" + n.name + "/device");
   }
-  if (!view.kernel_log_source.empty()) content.captures["kernel.log"] = view.kernel_log_text;
+  for (const auto& log : view.kernel_logs) content.captures[log.capture] = log.text;
   if (!view.nvml_json.empty()) content.captures["nvml.json"] = view.nvml_json;
   for (const auto& [tool, out] : view.tool_outputs) content.captures["tools/" + tool] = out;
   return content;
@@ -143,11 +181,12 @@ SnapshotContent snapshot_content(const HostInput& host, const HostView& view) {
 
 std::vector<BundleFile> host_evidence(const HostInput& host, const HostView& view, const GatherOptions& options) {
   std::vector<BundleFile> files;
-  if (!options.kernel_log_file.empty())
-    files.push_back(
-        {"inputs/" + std::filesystem::path(options.kernel_log_file).filename().string(), options.kernel_log_file, {}});
-  else if (!view.kernel_log_source.empty())
-    files.push_back({"captures/kernel.log", {}, view.kernel_log_text});
+  for (const auto& log : view.kernel_logs) {
+    if (options.kernel_log_files.empty())
+      files.push_back({"captures/" + log.capture, {}, log.text});
+    else  // the file as given (a .gz stays one); its inflated name is its capture's
+      files.push_back({"inputs/" + log.capture.substr(12), log.source, {}});
+  }
   if (!view.nvml_json.empty()) files.push_back({"captures/nvml.json", {}, view.nvml_json});
   for (const auto& [tool, out] : view.tool_outputs) files.push_back({"captures/tools/" + tool, {}, out});
   // The bytes the checks judged (a live AER or ECC counter may have moved since).

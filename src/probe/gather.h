@@ -32,18 +32,36 @@ enum class NvmlSource {
 std::optional<NvmlSource> parse_nvml_source(const std::string& name);
 
 struct GatherOptions {
-  std::string kernel_log_file;  // read this kernel log instead of the host's
+  // Read these kernel logs (plain or gzip; --kernel-log, repeatable) instead of the host's.
+  std::vector<std::string> kernel_log_files;
   NvmlSource nvml = NvmlSource::kAuto;
 };
 
 // How long an optional tool may run before it is stopped.
 constexpr std::chrono::seconds kToolTimeout{120};
 
+// What a live host's journal gives of this boot's kernel log, where journald keeps it: /dev/kmsg
+// is a ring buffer that wraps, and an Xid older than it is only in the journal.
+inline constexpr const char* kJournalKernelCommand = "journalctl -k -b -o json --no-pager";
+
+// One kernel log gathered: where it came from ("/dev/kmsg", a --kernel-log path,
+// "gpuplan/kernel.log") and the name a snapshot keeps it under below gpuplan/ ("kernel.log",
+// "journal-kernel.json", "kernel-logs/kern.log.2.gz" for a --kernel-log file, inflated).
+struct KernelLogCapture {
+  std::string source;
+  std::string capture;
+  std::string text;
+};
+
 struct HostView {
   std::optional<HostFacts> facts;
   Phrase facts_error;  // why facts is empty
+  // The kernel logs read: the --kernel-log files; else a snapshot's gpuplan/kernel.log,
+  // gpuplan/journal-kernel.json and gpuplan/kernel-logs/*; else the live /dev/kmsg (or dmesg) and
+  // the journal's kernel log of this boot. kernel_log is all of them merged (kernel_log.h).
   std::optional<KernelLog> kernel_log;
-  std::string kernel_log_text, kernel_log_source;  // source "" when there is no kernel log
+  std::vector<KernelLogCapture> kernel_logs;
+  std::string kernel_log_source;  // their sources joined by ", "; "" when there is no kernel log
   std::optional<nvml::NvmlFacts> nvml;
   std::string nvml_json;                            // the facts as a snapshot keeps them
   Phrase nvml_error;                                // why nvml is empty
@@ -56,8 +74,8 @@ Result<HostView> gather_host(HostInput& host, const GatherOptions& options);
 // they listed, and the captures (kernel log, nvml.json, tool outputs).
 SnapshotContent snapshot_content(const HostInput& host, const HostView& view);
 
-// The evidence files the gathered host gives: the kernel log (a copy of the --kernel-log file,
-// else the capture), nvml.json, tool outputs, and every host file as the checks read it.
+// The evidence files the gathered host gives: the kernel logs (a copy of each --kernel-log file as
+// it is, else the captures), nvml.json, tool outputs, and every host file as the checks read it.
 std::vector<BundleFile> host_evidence(const HostInput& host, const HostView& view, const GatherOptions& options);
 
 }  // namespace gpuplan::probe

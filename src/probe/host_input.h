@@ -20,6 +20,7 @@
 #include "core/error.h"
 #include "nvml/nvml.h"
 #include "probe/host_fs.h"
+#include "probe/kernel_log.h"
 #include "telemetry/sample.h"
 
 namespace gpuplan::probe {
@@ -31,12 +32,6 @@ struct ToolRun {
   bool timed_out = false;  // stopped after its timeout
   std::string out;
   bool ok() const { return started && exit_code == 0 && !timed_out; }
-};
-
-// A kernel log as read, and where from: "/dev/kmsg", "dmesg", "gpuplan/kernel.log", a file.
-struct KernelLogText {
-  std::string text;
-  std::string source;
 };
 
 // Rounds of NVML samples (telemetry::Sample.gpu is the NVML index) and how many GPUs answered.
@@ -56,8 +51,8 @@ class HostInput {
   // True when fs() is the machine gpuplan runs on, so its tools and kernel log describe it.
   virtual bool live() const = 0;
 
-  // The live kernel log (/dev/kmsg records, else `dmesg`); nullopt when neither can be read or
-  // the host is not live.
+  // The live kernel ring buffer (/dev/kmsg records, else `dmesg`); nullopt when neither can be
+  // read or the host is not live. The journal's copy is read with run() (probe/gather.cpp).
   virtual std::optional<KernelLogText> live_kernel_log() = 0;
   // Whether `name` is an executable on PATH (false when not live).
   virtual bool has_tool(const std::string& name) = 0;

@@ -1,188 +1,30 @@
 #include "probe/kernel_log.h"
 
+#include <algorithm>
 #include <array>
 #include <charconv>
+#include <cmath>
+#include <set>
 
 #include "core/pci_address.h"
+#include "probe/kernel_log_forms.h"
 
 namespace gpuplan::probe {
 namespace {
 
-constexpr int kDetectLines = 20;  // non-blank lines that decide the format
+using detail::ClassifiedLine;
+using detail::LineKind;
+using detail::starts_with;
+
 constexpr int kAerDetailWindow = 6;  // lines after an AER header that may still belong to it
+constexpr size_t kForms = static_cast<size_t>(KernelLogFormat::kUnknown);
+using FormLines = std::array<int, kForms>;  // kernel lines read in each form
 
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
-
-bool starts_with(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
-bool contains(std::string_view s, std::string_view needle) { return s.find(needle) != std::string_view::npos; }
-
-bool all_digits(std::string_view s) {
-  if (s.empty()) return false;
-  for (char c : s)
-    if (!is_digit(c)) return false;
-  return true;
+bool is_digit(char c) {
+  return detail::is_digit(c);
 }
-
-// --- the four timestamp forms --------------------------------------------------------------------
-
-struct Stamped {
-  std::optional<double> uptime_s;
-  std::optional<std::string> wall;
-  std::string_view message;
-};
-
-// "6,1234,5678901,-;message": priority, sequence, microseconds since boot, flags, and on newer
-// kernels further comma fields (",caller=T1") before the ';'.
-bool parse_kmsg(std::string_view line, Stamped& out) {
-  size_t semi = line.find(';');
-  if (semi == std::string_view::npos) return false;
-  std::string_view head = line.substr(0, semi);
-  std::array<std::string_view, 4> f;
-  for (size_t i = 0; i < 4; ++i) {
-    size_t comma = head.find(',');
-    if (i < 3 && comma == std::string_view::npos) return false;
-    f[i] = head.substr(0, comma);
-    head = comma == std::string_view::npos ? std::string_view() : head.substr(comma + 1);
-  }
-  if (!all_digits(f[0]) || !all_digits(f[1]) || !all_digits(f[2]) || f[3].empty()) return false;
-  uint64_t usec = 0;
-  auto [p, ec] = std::from_chars(f[2].data(), f[2].data() + f[2].size(), usec);
-  if (ec != std::errc() || p != f[2].data() + f[2].size()) return false;
-  out.uptime_s = static_cast<double>(usec) / 1e6;
-  out.message = line.substr(semi + 1);
-  return true;
-}
-
-// "[   12.345678] message"
-bool parse_dmesg(std::string_view line, Stamped& out) {
-  if (line.size() < 4 || line[0] != '[') return false;
-  size_t close = line.find(']');
-  if (close == std::string_view::npos) return false;
-  std::string_view stamp = line.substr(1, close - 1);
-  while (!stamp.empty() && stamp.front() == ' ') stamp.remove_prefix(1);
-  size_t dot = stamp.find('.');
-  if (dot == std::string_view::npos || !all_digits(stamp.substr(0, dot)) || !all_digits(stamp.substr(dot + 1)))
-    return false;
-  double v = 0;
-  auto [p, ec] = std::from_chars(stamp.data(), stamp.data() + stamp.size(), v);
-  if (ec != std::errc() || p != stamp.data() + stamp.size()) return false;
-  std::string_view rest = line.substr(close + 1);
-  if (!rest.empty() && rest.front() != ' ') return false;
-  if (!rest.empty()) rest.remove_prefix(1);
-  out.uptime_s = v;
-  out.message = rest;
-  return true;
-}
-
-// "[Mon May  6 10:00:01 2024] message": the asctime layout, day of month padded with a space.
-bool parse_ctime(std::string_view line, Stamped& out) {
-  constexpr std::string_view kDays[] = {"Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"};
-  constexpr std::string_view kMonths[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
-                                          "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
-  // "[" + "Www Mmm dd hh:mm:ss yyyy" (24) + "]"
-  if (line.size() < 26 || line[0] != '[' || line[25] != ']') return false;
-  std::string_view s = line.substr(1, 24);
-  auto one_of = [](std::string_view w, const auto& list) {
-    for (std::string_view x : list)
-      if (w == x) return true;
-    return false;
-  };
-  if (!one_of(s.substr(0, 3), kDays) || s[3] != ' ' || !one_of(s.substr(4, 3), kMonths) || s[7] != ' ') return false;
-  if (!(s[8] == ' ' || is_digit(s[8])) || !is_digit(s[9]) || s[10] != ' ') return false;
-  if (!is_digit(s[11]) || !is_digit(s[12]) || s[13] != ':' || !is_digit(s[14]) || !is_digit(s[15]) || s[16] != ':' ||
-      !is_digit(s[17]) || !is_digit(s[18]) || s[19] != ' ' || !all_digits(s.substr(20, 4)))
-    return false;
-  std::string_view rest = line.substr(26);
-  if (!rest.empty() && rest.front() != ' ') return false;
-  if (!rest.empty()) rest.remove_prefix(1);
-  out.wall = std::string(s);
-  out.message = rest;
-  return true;
-}
-
-// "2024-05-06T10:00:01,123456+00:00 message"
-bool parse_iso(std::string_view line, Stamped& out) {
-  size_t space = line.find(' ');
-  std::string_view s = line.substr(0, space);
-  if (s.size() < 20) return false;
-  const char* p = s.data();
-  if (!all_digits(s.substr(0, 4)) || p[4] != '-' || !all_digits(s.substr(5, 2)) || p[7] != '-' ||
-      !all_digits(s.substr(8, 2)) || p[10] != 'T' || !all_digits(s.substr(11, 2)) || p[13] != ':' ||
-      !all_digits(s.substr(14, 2)) || p[16] != ':' || !all_digits(s.substr(17, 2)))
-    return false;
-  size_t i = 19;
-  if (i < s.size() && (s[i] == ',' || s[i] == '.')) {
-    ++i;
-    size_t start = i;
-    while (i < s.size() && is_digit(s[i])) ++i;
-    if (i == start) return false;
-  }
-  // The zone: "+00:00", "-0700" or "Z".
-  std::string_view zone = s.substr(i);
-  const bool sign = !zone.empty() && (zone[0] == '+' || zone[0] == '-');
-  const bool hh_mm = zone.size() == 6 && zone[3] == ':' && all_digits(zone.substr(1, 2)) && all_digits(zone.substr(4, 2));
-  const bool hhmm = zone.size() == 5 && all_digits(zone.substr(1));
-  const bool zone_ok = zone == "Z" || (sign && (hh_mm || hhmm));
-  if (!zone_ok) return false;
-  out.wall = std::string(s);
-  out.message = space == std::string_view::npos ? std::string_view() : line.substr(space + 1);
-  return true;
-}
-
-using StampParser = bool (*)(std::string_view, Stamped&);
-
-struct Form {
-  KernelLogFormat format;
-  StampParser parse;
-};
-constexpr Form kForms[] = {
-    {KernelLogFormat::kKmsg, parse_kmsg},
-    {KernelLogFormat::kDmesg, parse_dmesg},
-    {KernelLogFormat::kDmesgCtime, parse_ctime},
-    {KernelLogFormat::kDmesgIso, parse_iso},
-};
-
-// --- lines ---------------------------------------------------------------------------------------
-
-struct Line {
-  std::string_view text;
-  bool complete;  // ended with a newline
-};
-
-std::vector<Line> split_lines(std::string_view text) {
-  std::vector<Line> lines;
-  while (!text.empty()) {
-    size_t nl = text.find('\n');
-    std::string_view line = text.substr(0, nl);
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    lines.push_back({line, nl != std::string_view::npos});
-    if (nl == std::string_view::npos) break;
-    text.remove_prefix(nl + 1);
-  }
-  return lines;
-}
-
-bool blank(std::string_view s) {
-  for (char c : s)
-    if (c != ' ' && c != '\t') return false;
-  return true;
-}
-
-KernelLogFormat detect_format(const std::vector<Line>& lines) {
-  int votes[std::size(kForms)] = {};
-  int seen = 0;
-  for (const Line& l : lines) {
-    if (seen == kDetectLines) break;
-    if (blank(l.text) || l.text.front() == ' ') continue;  // kmsg continuation lines vote for nothing
-    ++seen;
-    Stamped s;
-    for (size_t i = 0; i < std::size(kForms); ++i)
-      if (kForms[i].parse(l.text, s)) ++votes[i];
-  }
-  size_t best = 0;
-  for (size_t i = 1; i < std::size(kForms); ++i)
-    if (votes[i] > votes[best]) best = i;
-  return votes[best] > 0 ? kForms[best].format : KernelLogFormat::kUnknown;
+bool contains(std::string_view s, std::string_view needle) {
+  return s.find(needle) != std::string_view::npos;
 }
 
 // --- events --------------------------------------------------------------------------------------
@@ -194,12 +36,15 @@ std::string pci_address_at(std::string_view s, size_t& used) {
   return address ? address->str() : "";
 }
 
-// The device a driver message is about: "nvidia 0000:01:00.0: ..." → "0000:01:00.0".
+// The device a driver message is about: "nvidia 0000:01:00.0: ..." → "0000:01:00.0", and the
+// kernel documentation's AER example, which has no driver name: "0000:50:00.0: PCIe Bus Error: ...".
 std::string prefix_device(std::string_view msg) {
+  size_t used = 0;
+  std::string dev = pci_address_at(msg, used);
+  if (!dev.empty() && used < msg.size() && msg[used] == ':') return dev;
   size_t space = msg.find(' ');
   if (space == std::string_view::npos) return "";
-  size_t used = 0;
-  std::string dev = pci_address_at(msg.substr(space + 1), used);
+  dev = pci_address_at(msg.substr(space + 1), used);
   if (dev.empty() || space + 1 + used >= msg.size() || msg[space + 1 + used] != ':') return "";
   return dev;
 }
@@ -326,15 +171,252 @@ bool is_iommu_proof(std::string_view msg) {
   return false;
 }
 
+// --- lines ---------------------------------------------------------------------------------------
+
+struct Line {
+  std::string_view text;
+  bool complete;  // ended with a newline
+};
+
+std::vector<Line> split_lines(std::string_view text) {
+  std::vector<Line> lines;
+  while (!text.empty()) {
+    size_t nl = text.find('\n');
+    std::string_view line = text.substr(0, nl);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    lines.push_back({line, nl != std::string_view::npos});
+    if (nl == std::string_view::npos) break;
+    text.remove_prefix(nl + 1);
+  }
+  return lines;
+}
+
+bool blank(std::string_view s) {
+  for (char c : s)
+    if (c != ' ' && c != '\t') return false;
+  return true;
+}
+
+// The kernel's boot banner: what shows a `dmesg -t` capture without events is a kernel log.
+bool is_boot_banner(std::string_view msg) {
+  return starts_with(msg, "Linux version ") || starts_with(msg, "Command line: ") ||
+         starts_with(msg, "Kernel command line: ");
+}
+
+// Each line classified on its own, then as its log places it: a line starting with a space is a
+// kmsg record's dictionary after such a record and an indented bare line otherwise.
+class LineReader {
+ public:
+  ClassifiedLine next(const Line& line) {
+    ClassifiedLine c;
+    if (!line.complete) {
+      c.kind = LineKind::kMalformed;  // cut off: never an event
+    } else if (blank(line.text)) {
+      c.kind = LineKind::kIgnored;
+      return c;
+    } else {
+      c = detail::classify_line(line.text);
+    }
+    if (c.kind == LineKind::kContinuation && !after_kmsg_) {
+      c.kind = LineKind::kBare;
+      c.form = KernelLogFormat::kDmesgNoTime;
+      c.message.erase(0, c.message.find_first_not_of(' '));
+    }
+    if (c.kind != LineKind::kContinuation)
+      after_kmsg_ = c.kind == LineKind::kKernel && c.form == KernelLogFormat::kKmsg;
+    return c;
+  }
+
+ private:
+  bool after_kmsg_ = false;
+};
+
+// Whether any line has a stamp (a kernel line or another program's line in a stamped form): bare
+// lines are junk in such a log. Stops at the first.
+bool any_stamped(const std::vector<Line>& lines) {
+  LineReader reader;
+  for (const Line& line : lines) {
+    ClassifiedLine c = reader.next(line);
+    if ((c.kind == LineKind::kKernel || c.kind == LineKind::kIgnored) && c.form != KernelLogFormat::kUnknown)
+      return true;
+  }
+  return false;
+}
+
+// The events of one log, message by message.
+struct EventReader {
+  KernelLog& log;
+  int last_record_event = -1;  // index in events of the event the current record made
+  int open_aer = -1;           // the AER event later detail lines may still fold into
+
+  // A kmsg dictionary line (" SUBSYSTEM=pci", " DEVICE=+pci:0000:01:00.0") or the journal's
+  // _KERNEL_DEVICE: it may name the device a message without an address is about.
+  void record_device(const std::string& device) {
+    if (last_record_event >= 0 && !device.empty() && log.events[last_record_event].device.empty())
+      log.events[last_record_event].device = device;
+  }
+
+  void dictionary(std::string_view raw) {
+    constexpr std::string_view kDevice = " DEVICE=+pci:";
+    if (starts_with(raw, kDevice)) record_device(normalise_pci_address(raw.substr(kDevice.size())));
+  }
+
+  void message(int line_no, const ClassifiedLine& c) {
+    last_record_event = -1;
+    KernelEvent ev;
+    ev.kind = KernelEventKind::kAer;  // set for real below; never copied indeterminate
+    ev.line = line_no;
+    ev.uptime_s = c.uptime_s;
+    ev.wall = c.wall;
+    ev.text = c.message;
+    std::string_view msg = c.message;
+    if (!aer(line_no, msg, ev)) other(msg, ev);
+    record_device(c.device);
+  }
+
+  bool aer(int line_no, std::string_view msg, const KernelEvent& ev) {
+    if (open_aer >= 0 && line_no - log.events[open_aer].line > kAerDetailWindow) open_aer = -1;
+    KernelEvent aer = ev;
+    if (parse_bus_error(msg, aer)) {
+      // The detail line of the header just before it, for the same device: one error, one event.
+      if (open_aer >= 0) {
+        KernelEvent& head = log.events[open_aer];
+        if (head.aer_type.empty() && (head.device == aer.device || head.device.empty())) {
+          head.aer_type = aer.aer_type;
+          if (head.device.empty()) head.device = aer.device;
+          head.detail_lines.push_back(line_no);
+          return true;
+        }
+      }
+      log.events.push_back(std::move(aer));
+      open_aer = last_record_event = static_cast<int>(log.events.size()) - 1;
+      return true;
+    }
+    if (parse_aer_header(msg, aer)) {
+      log.events.push_back(std::move(aer));
+      open_aer = last_record_event = static_cast<int>(log.events.size()) - 1;
+      return true;
+    }
+    if (open_aer >= 0) {
+      // "nvidia 0000:01:00.0:   device [10de:20b5] error status/mask=..." and "[ 0] RxErr":
+      // indented lines from the device of the open error.
+      std::string dev = prefix_device(msg);
+      size_t colon = msg.find(": ");
+      if (!dev.empty() && dev == log.events[open_aer].device && colon != std::string_view::npos &&
+          starts_with(msg.substr(colon + 1), "   ")) {
+        log.events[open_aer].detail_lines.push_back(line_no);
+        return true;
+      }
+    }
+    return false;
+  }
+
+  void other(std::string_view msg, KernelEvent& ev) {
+    if (parse_xid(msg, "NVRM: Xid (", ev)) {
+      ev.kind = KernelEventKind::kXid;
+    } else if (parse_xid(msg, "SXid (", ev)) {
+      ev.kind = KernelEventKind::kSxid;
+    } else if (is_iommu_proof(msg)) {
+      ev.kind = KernelEventKind::kIommuEnabled;
+    } else {
+      return;  // ordinary kernel chatter
+    }
+    log.events.push_back(std::move(ev));
+    last_record_event = static_cast<int>(log.events.size()) - 1;
+  }
+};
+
+// One log: its events, lines, malformed lines, and the kernel lines read in each form.
+KernelLog parse_one(std::string_view text, FormLines& form_lines) {
+  KernelLog log;
+  std::vector<Line> lines = split_lines(text);
+  log.lines = static_cast<int>(lines.size());
+  // Two passes, so that no line's classification is kept: a kernel log may be large.
+  const bool stamped = any_stamped(lines);
+  LineReader line_reader;
+  EventReader reader{log};
+  bool banner = false;
+  std::vector<int> bare_lines;
+  form_lines.fill(0);
+  for (size_t i = 0; i < lines.size(); ++i) {
+    const int line_no = static_cast<int>(i) + 1;
+    const ClassifiedLine c = line_reader.next(lines[i]);
+    switch (c.kind) {
+      case LineKind::kIgnored:
+        continue;
+      case LineKind::kMalformed:
+        log.malformed_lines.push_back(line_no);
+        continue;
+      case LineKind::kContinuation:
+        reader.dictionary(lines[i].text);
+        continue;
+      case LineKind::kBare:
+        if (stamped) {
+          log.malformed_lines.push_back(line_no);
+          continue;
+        }
+        bare_lines.push_back(line_no);
+        banner = banner || is_boot_banner(c.message);
+        break;
+      case LineKind::kKernel:
+        break;
+    }
+    ++form_lines[static_cast<size_t>(c.form)];
+    reader.message(line_no, c);
+  }
+  if (!bare_lines.empty() && log.events.empty() && !banner) {
+    // Nothing shows this unstamped text is a kernel log: read none of it.
+    form_lines[static_cast<size_t>(KernelLogFormat::kDmesgNoTime)] = 0;
+    log.malformed_lines.insert(log.malformed_lines.end(), bare_lines.begin(), bare_lines.end());
+    std::sort(log.malformed_lines.begin(), log.malformed_lines.end());
+  }
+  return log;
+}
+
+// The form most kernel lines were read in; kUnknown when none.
+KernelLogFormat main_form(const FormLines& form_lines) {
+  size_t best = 0;
+  for (size_t i = 1; i < kForms; ++i)
+    if (form_lines[i] > form_lines[best]) best = i;
+  return form_lines[best] > 0 ? static_cast<KernelLogFormat>(best) : KernelLogFormat::kUnknown;
+}
+
+// What tells the same record kept by two logs apart from two records (see kernel_log.h): one key
+// for its time since boot, one for its wall clock as written; none without a stamp.
+std::vector<std::string> record_keys(const KernelEvent& e) {
+  const std::string what = std::to_string(static_cast<int>(e.kind)) + "|" + e.device + "|" + e.text;
+  std::vector<std::string> keys;
+  if (e.uptime_s) keys.push_back("u" + std::to_string(std::llround(*e.uptime_s * 1e6)) + "|" + what);
+  if (e.wall) keys.push_back("w" + *e.wall + "|" + what);
+  return keys;
+}
+
 }  // namespace
 
 const char* kernel_log_format_name(KernelLogFormat f) {
   switch (f) {
-    case KernelLogFormat::kKmsg: return "kmsg";
-    case KernelLogFormat::kDmesg: return "dmesg";
-    case KernelLogFormat::kDmesgCtime: return "dmesg-ctime";
-    case KernelLogFormat::kDmesgIso: return "dmesg-iso";
-    case KernelLogFormat::kUnknown: break;
+    case KernelLogFormat::kKmsg:
+      return "kmsg";
+    case KernelLogFormat::kDmesg:
+      return "dmesg";
+    case KernelLogFormat::kDmesgCtime:
+      return "dmesg-ctime";
+    case KernelLogFormat::kDmesgIso:
+      return "dmesg-iso";
+    case KernelLogFormat::kDmesgNoTime:
+      return "dmesg-notime";
+    case KernelLogFormat::kSyslog:
+      return "syslog";
+    case KernelLogFormat::kSyslogIso:
+      return "syslog-iso";
+    case KernelLogFormat::kRfc5424:
+      return "rfc5424";
+    case KernelLogFormat::kJournalMonotonic:
+      return "journal-monotonic";
+    case KernelLogFormat::kJournalJson:
+      return "journal-json";
+    case KernelLogFormat::kUnknown:
+      break;
   }
   return "unknown";
 }
@@ -347,101 +429,38 @@ std::string normalise_pci_address(std::string_view s) {
 }
 
 KernelLog parse_kernel_log(std::string_view text) {
-  KernelLog log;
-  std::vector<Line> lines = split_lines(text);
-  log.lines = static_cast<int>(lines.size());
-  log.format = detect_format(lines);
-  StampParser parse = nullptr;
-  for (const Form& f : kForms)
-    if (f.format == log.format) parse = f.parse;
+  return parse_kernel_logs({KernelLogText{std::string(text), ""}});
+}
 
-  bool have_record = false;   // a kmsg continuation line needs a record before it
-  int last_record_event = -1;  // index in events of the event the current kmsg record made
-  int open_aer = -1;           // the AER event later detail lines may still fold into
-  for (size_t i = 0; i < lines.size(); ++i) {
-    const int line_no = static_cast<int>(i) + 1;
-    std::string_view raw = lines[i].text;
-    if (blank(raw) && lines[i].complete) continue;
-    if (!lines[i].complete || !parse) {
-      log.malformed_lines.push_back(line_no);
-      continue;
-    }
-    if (log.format == KernelLogFormat::kKmsg && raw.front() == ' ') {
-      if (!have_record) {
-        log.malformed_lines.push_back(line_no);
+KernelLog parse_kernel_logs(const std::vector<KernelLogText>& logs) {
+  KernelLog merged;
+  FormLines total{};
+  std::set<std::string> seen;  // records of the parts before
+  for (const KernelLogText& in : logs) {
+    FormLines form_lines{};
+    KernelLog one = parse_one(in.text, form_lines);
+    std::vector<std::string> keys;
+    for (KernelEvent& e : one.events) {
+      std::vector<std::string> own = record_keys(e);
+      if (std::any_of(own.begin(), own.end(), [&](const std::string& k) { return seen.count(k) > 0; })) {
+        ++merged.duplicates;
         continue;
       }
-      // The record's dictionary (" SUBSYSTEM=pci", " DEVICE=+pci:0000:01:00.0"): it may name
-      // the device a message without an address is about.
-      constexpr std::string_view kDevice = " DEVICE=+pci:";
-      if (last_record_event >= 0 && starts_with(raw, kDevice) && log.events[last_record_event].device.empty())
-        log.events[last_record_event].device = normalise_pci_address(raw.substr(kDevice.size()));
-      continue;
+      keys.insert(keys.end(), own.begin(), own.end());
+      e.source = in.source;
+      merged.events.push_back(std::move(e));
     }
-    Stamped st;
-    if (!parse(raw, st)) {
-      log.malformed_lines.push_back(line_no);
-      continue;
+    seen.insert(keys.begin(), keys.end());
+    for (size_t f = 0; f < kForms; ++f) {
+      if (form_lines[f] > 0 && total[f] == 0) merged.forms.push_back(static_cast<KernelLogFormat>(f));
+      total[f] += form_lines[f];
     }
-    have_record = true;
-    last_record_event = -1;
-
-    KernelEvent ev;
-    ev.kind = KernelEventKind::kAer;  // set for real below; never copied indeterminate
-    ev.line = line_no;
-    ev.uptime_s = st.uptime_s;
-    ev.wall = st.wall;
-    ev.text = std::string(st.message);
-    std::string_view msg = st.message;
-
-    if (open_aer >= 0 && line_no - log.events[open_aer].line > kAerDetailWindow) open_aer = -1;
-    KernelEvent aer = ev;
-    if (parse_bus_error(msg, aer)) {
-      // The detail line of the header just before it, for the same device: one error, one event.
-      if (open_aer >= 0) {
-        KernelEvent& head = log.events[open_aer];
-        if (head.aer_type.empty() && (head.device == aer.device || head.device.empty())) {
-          head.aer_type = aer.aer_type;
-          if (head.device.empty()) head.device = aer.device;
-          head.detail_lines.push_back(line_no);
-          continue;
-        }
-      }
-      aer.kind = KernelEventKind::kAer;
-      log.events.push_back(std::move(aer));
-      open_aer = last_record_event = static_cast<int>(log.events.size()) - 1;
-      continue;
-    }
-    if (parse_aer_header(msg, aer)) {
-      aer.kind = KernelEventKind::kAer;
-      log.events.push_back(std::move(aer));
-      open_aer = last_record_event = static_cast<int>(log.events.size()) - 1;
-      continue;
-    }
-    if (open_aer >= 0) {
-      // "nvidia 0000:01:00.0:   device [10de:20b5] error status/mask=..." and "[ 0] RxErr":
-      // indented lines from the device of the open error.
-      std::string dev = prefix_device(msg);
-      size_t colon = msg.find(": ");
-      if (!dev.empty() && dev == log.events[open_aer].device && colon != std::string_view::npos &&
-          starts_with(msg.substr(colon + 1), "   ")) {
-        log.events[open_aer].detail_lines.push_back(line_no);
-        continue;
-      }
-    }
-    if (parse_xid(msg, "NVRM: Xid (", ev)) {
-      ev.kind = KernelEventKind::kXid;
-    } else if (parse_xid(msg, "SXid (", ev)) {
-      ev.kind = KernelEventKind::kSxid;
-    } else if (is_iommu_proof(msg)) {
-      ev.kind = KernelEventKind::kIommuEnabled;
-    } else {
-      continue;  // ordinary kernel chatter
-    }
-    log.events.push_back(std::move(ev));
-    last_record_event = static_cast<int>(log.events.size()) - 1;
+    merged.lines += one.lines;
+    merged.malformed_lines.insert(merged.malformed_lines.end(), one.malformed_lines.begin(), one.malformed_lines.end());
+    merged.parts.push_back({in.source, main_form(form_lines), one.lines, std::move(one.malformed_lines)});
   }
-  return log;
+  merged.format = main_form(total);
+  return merged;
 }
 
 }  // namespace gpuplan::probe

@@ -3,6 +3,8 @@
 // the unpacked tree reads like the real sysfs); gpuplan's own captures go under gpuplan/:
 //   gpuplan/snapshot.json   when and where it was taken, by which gpuplan
 //   gpuplan/kernel.log      the kernel log as read (kmsg records or dmesg text)
+//   gpuplan/journal-kernel.json  the journal's kernel log of this boot (journalctl -k -b -o json)
+//   gpuplan/kernel-logs/NAME     each --kernel-log file, inflated when it was gzip
 //   gpuplan/nvml.json       NVML facts (nvml::facts_to_json), when NVML could be loaded
 //   gpuplan/tools/NAME.txt  outputs of optional tools (smartctl, ibstat, nvidia-smi topo -m, …)
 //

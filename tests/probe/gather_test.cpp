@@ -78,16 +78,16 @@ TEST(GatherTest, ANamedKernelLogWinsAndAMissingOneIsBadInput) {
   FakeHost host(fixture("hgx-a100-8gpu"));
   host.kernel_log = KernelLogText{kKmsg, "/dev/kmsg"};
   GatherOptions options;
-  options.kernel_log_file = fixture("aer-xid-a100") + "/gpuplan/kernel.log";
+  options.kernel_log_files = {fixture("aer-xid-a100") + "/gpuplan/kernel.log"};
   HostView view = gathered(host, options);
-  EXPECT_EQ(view.kernel_log_source, options.kernel_log_file);
+  EXPECT_EQ(view.kernel_log_source, options.kernel_log_files[0]);
   ASSERT_TRUE(view.kernel_log.has_value());
   EXPECT_EQ(view.kernel_log->format, KernelLogFormat::kDmesg);
 
-  options.kernel_log_file = fixture("aer-xid-a100") + "/gpuplan/no-such.log";
+  options.kernel_log_files = {fixture("aer-xid-a100") + "/gpuplan/no-such.log"};
   auto missing = gather_host(host, options);
   ASSERT_FALSE(missing.ok());
-  EXPECT_EQ(missing.error().file, options.kernel_log_file);
+  EXPECT_EQ(missing.error().file, options.kernel_log_files[0]);
   EXPECT_EQ(missing.error().field, "--kernel-log");
   EXPECT_EQ(missing.error().message.key, "cli.file.cannot_read");
 }

@@ -1,6 +1,7 @@
-// The kernel-log parser on one captured log per form (the same boot written four ways: raw
+// The kernel-log parser on one captured log per dmesg form (the same boot written four ways: raw
 // /dev/kmsg, dmesg, dmesg --ctime, dmesg --time-format=iso), on a log with binary junk and a
-// cut-off last line, and on small inline logs for each event and each malformed case.
+// cut-off last line, and on small inline logs for each event and each malformed case. The
+// journal and syslog forms are in kernel_log_forms_test.cpp.
 #include "probe/kernel_log.h"
 
 #include <gtest/gtest.h>
@@ -38,10 +39,9 @@ void expect_fixture_events(const KernelLog& log) {
   EXPECT_TRUE(log.malformed_lines.empty());
   ASSERT_EQ(log.events.size(), 8u);
   const int lines[] = {3, 7, 11, 15, 17, 18, 20, 22};
-  const KernelEventKind kinds[] = {KernelEventKind::kIommuEnabled, KernelEventKind::kIommuEnabled,
-                                   KernelEventKind::kAer,          KernelEventKind::kAer,
-                                   KernelEventKind::kXid,          KernelEventKind::kSxid,
-                                   KernelEventKind::kXid,          KernelEventKind::kAer};
+  const KernelEventKind kinds[] = {
+      KernelEventKind::kIommuEnabled, KernelEventKind::kIommuEnabled, KernelEventKind::kAer, KernelEventKind::kAer,
+      KernelEventKind::kXid,          KernelEventKind::kSxid,         KernelEventKind::kXid, KernelEventKind::kAer};
   for (size_t i = 0; i < 8; ++i) {
     EXPECT_EQ(log.events[i].line, lines[i]) << i;
     EXPECT_EQ(log.events[i].kind, kinds[i]) << i;
@@ -197,11 +197,21 @@ TEST(KernelLogTest, CutInsideTheTimestampIsMalformed) {
 }
 
 TEST(KernelLogTest, TextInNoFormIsUnknownAndEveryLineMalformed) {
-  KernelLog log = parse_kernel_log("hello\n\nNVRM: Xid (PCI:0000:01:00): 79, GPU has fallen off the bus.\n");
+  KernelLog log = parse_kernel_log("hello\n\nGPU has fallen off the bus.\n");
   EXPECT_EQ(log.format, KernelLogFormat::kUnknown);
   EXPECT_EQ(log.lines, 3);
   EXPECT_EQ(log.malformed_lines, (std::vector<int>{1, 3}));
   EXPECT_TRUE(log.events.empty());
+}
+
+TEST(KernelLogTest, UnstampedTextWithAnXidIsADmesgNoTimeLog) {
+  // `dmesg -t`: the Xid shows the text is the kernel's, so its other line is a message too.
+  KernelLog log = parse_kernel_log("hello\n\nNVRM: Xid (PCI:0000:01:00): 79, GPU has fallen off the bus.\n");
+  EXPECT_EQ(log.format, KernelLogFormat::kDmesgNoTime);
+  EXPECT_TRUE(log.malformed_lines.empty());
+  ASSERT_EQ(log.events.size(), 1u);
+  EXPECT_EQ(log.events[0].code, 79);
+  EXPECT_EQ(log.events[0].line, 3);
 }
 
 TEST(KernelLogTest, EmptyTextHasNoLines) {
@@ -212,15 +222,18 @@ TEST(KernelLogTest, EmptyTextHasNoLines) {
   EXPECT_TRUE(log.events.empty());
 }
 
-TEST(KernelLogTest, LineInAnotherFormThanTheLogIsMalformed) {
+TEST(KernelLogTest, LineInAnotherFormThanTheRestIsReadInItsOwn) {
+  // The form is found per line: a concatenation of two captures reads whole.
   KernelLog log = parse_kernel_log(
       "[    1.000000] DMAR: IOMMU enabled\n"
       "2024-05-06T10:00:01,000000+00:00 NVRM: Xid (PCI:0000:01:00): 79, GPU has fallen off the bus.\n"
       "[    2.000000] NVRM: Xid (PCI:0000:01:00): 48, DBE\n");
   EXPECT_EQ(log.format, KernelLogFormat::kDmesg);
-  EXPECT_EQ(log.malformed_lines, (std::vector<int>{2}));
-  ASSERT_EQ(log.events.size(), 2u);
-  EXPECT_EQ(log.events[1].code, 48);
+  EXPECT_TRUE(log.malformed_lines.empty());
+  ASSERT_EQ(log.events.size(), 3u);
+  EXPECT_EQ(log.events[1].code, 79);
+  EXPECT_EQ(log.events[1].wall, "2024-05-06T10:00:01,000000+00:00");
+  EXPECT_EQ(log.events[2].code, 48);
 }
 
 TEST(KernelLogTest, ContinuationLineWithoutARecordIsMalformed) {
@@ -305,7 +318,8 @@ TEST(KernelLogTest, StandaloneBusErrorIsItsOwnEvent) {
 }
 
 TEST(KernelLogTest, MultipleErrorHeaderIsOneAerEvent) {
-  KernelLog log = parse_kernel_log("[  1.000000] pcieport 0000:00:01.1: AER: Multiple Corrected error received: 0000:01:00.0\n");
+  KernelLog log =
+      parse_kernel_log("[  1.000000] pcieport 0000:00:01.1: AER: Multiple Corrected error received: 0000:01:00.0\n");
   ASSERT_EQ(log.events.size(), 1u);
   EXPECT_EQ(log.events[0].severity, "Corrected");
   EXPECT_EQ(log.events[0].device, "0000:01:00.0");
