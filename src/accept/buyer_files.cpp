@@ -86,12 +86,15 @@ bool says_per_gpu(const std::string& line) {
   return std::regex_search(line, per_gpu);
 }
 
-// "on 8 GPUs", "8 GPUs", "8x GPU": the run's GPUs, said on the figure's line (a total).
+// "on 8 GPUs", "with 1 GPU", "across 8x GPU", "8 GPUs": the run's GPUs, said on the figure's line
+// (a total). A bare singular ("rank 3 GPU") names a GPU, not a count, and is not read.
 std::optional<int> gpus_on_line(const std::string& line) {
-  static const std::regex n_gpus(R"(\b([0-9]{1,5})\s*(?:x\s*)?gpus?\b)", std::regex::icase);
+  static const std::regex n_gpus(
+      R"(\b(?:(?:on|with|across|using)\s+([0-9]{1,5})\s*(?:x\s*)?gpus?|([0-9]{1,5})\s*(?:x\s*)?gpus)\b)",
+      std::regex::icase);
   std::smatch m;
   if (!std::regex_search(line, m, n_gpus)) return std::nullopt;
-  const int n = std::stoi(m[1].str());
+  const int n = std::stoi(m[1].matched ? m[1].str() : m[2].str());
   return n > 0 ? std::optional<int>(n) : std::nullopt;
 }
 

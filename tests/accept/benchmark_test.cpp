@@ -141,6 +141,15 @@ TEST(BenchmarkTest, OnNGpusIsATotalWithItsCountAndABareFigureSaysNeither) {
   ASSERT_TRUE(on8);
   EXPECT_EQ(on8->scope, BenchmarkScope::kTotal);
   EXPECT_EQ(on8->gpus, 8);
+  auto one = parse_benchmark("ResNet-50 with 1 GPU: 1,875 img/s\n");
+  ASSERT_TRUE(one);
+  EXPECT_EQ(one->scope, BenchmarkScope::kTotal);
+  EXPECT_EQ(one->gpus, 1);
+  // "rank 3 GPU" names a GPU, it does not count them.
+  auto rank = parse_benchmark("rank 3 GPU: 1,875 img/s\n");
+  ASSERT_TRUE(rank);
+  EXPECT_FALSE(rank->scope.has_value());
+  EXPECT_FALSE(rank->gpus.has_value());
   auto bare = parse_benchmark("epoch 1: 1875 img/s\n");
   ASSERT_TRUE(bare);
   EXPECT_FALSE(bare->scope.has_value());
