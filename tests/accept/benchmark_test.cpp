@@ -189,7 +189,8 @@ TEST(BenchmarkTest, SixteenGpusOfTwoServersAreDividedBySixteen) {
   // 10,393.54 ÷ 16 = 649.59625 → 649.60 < 1,850: the V100 run of the fixture fails the A100 clause.
   Finding c = performance(host_with(read(fixture("dle-pytorch-rn50-16gpu.txt"))));
   EXPECT_EQ(c.severity, Severity::kFail);
-  EXPECT_NE(detail_en(c).find("÷ 16 GPUs (as line 1 of the output states) = 649.60 images/s per GPU"), std::string::npos)
+  EXPECT_NE(detail_en(c).find("÷ 16 GPUs (as line 1 of the output states) = 649.60 images/s per GPU"),
+            std::string::npos)
       << detail_en(c);
 }
 
