@@ -39,15 +39,36 @@ const CheckDef kChecks[] = {
 
 }  // namespace
 
+const char* verdict_name(Verdict v) {
+  switch (v) {
+    case Verdict::kPass:
+      return "pass";
+    case Verdict::kIncomplete:
+      return "incomplete";
+    case Verdict::kFail:
+      return "fail";
+  }
+  return "fail";
+}
+
+Verdict verdict_of(const std::vector<Finding>& checks) {
+  Verdict v = Verdict::kPass;
+  for (const Finding& c : checks) {
+    if (c.severity == Severity::kFail) return Verdict::kFail;
+    if (c.severity == Severity::kNeedsEvidence) v = Verdict::kIncomplete;
+  }
+  return v;
+}
+
 AcceptReport run_acceptance(const AcceptInputs& in, const Catalog& catalog) {
   AcceptReport report;
   report.host = !in.host.empty() ? in.host : in.facts ? in.facts->hostname : "";
   for (const CheckDef& def : kChecks) {
     Finding c = make_finding(def.id, Severity::kNeedsEvidence, "", def.source);
     def.run(in, catalog, c);
-    if (c.severity == Severity::kFail) report.passed = false;
     report.checks.push_back(std::move(c));
   }
+  report.verdict = verdict_of(report.checks);
   return report;
 }
 

@@ -9,9 +9,10 @@
 // in this order: soak, pcie.topology, pcie.aer, infiniband, versions, load, pcie.aspm, iommu,
 // firmware.versions, performance, firmware.hashes, health.archive, xid, ecc, gpu.count. A check
 // whose input is missing is needs-evidence and names the input (flag or snapshot file) that
-// would let it run. Thresholds come from the catalog (kind threshold, ids accept.*); nothing is
-// judged from a number typed in C++. The sample-log summaries (accept/log_summary.h) and the
-// parsers for the buyer's files (accept/buyer_files.h) that fill AcceptInputs come with this header.
+// would let it run. The report's verdict follows from the checks alone (see Verdict).
+// Thresholds come from the catalog (kind threshold, ids accept.*); nothing is judged from a
+// number typed in C++. The sample-log summaries (accept/log_summary.h) and the parsers for the
+// buyer's files (accept/buyer_files.h) that fill AcceptInputs come with this header.
 #pragma once
 
 #include <map>
@@ -32,10 +33,19 @@
 
 namespace gpuplan::accept {
 
+// The overall verdict (docs/rules.md "Verdicts"): fail when any check failed; else incomplete
+// when any check needs evidence; else pass (warnings included: a warning asks a person to look,
+// it is neither a failure nor missing evidence). A report never says pass while a check did not run.
+enum class Verdict { kPass, kIncomplete, kFail };
+
+// "pass" / "incomplete" / "fail": the JSON `verdict` word.
+const char* verdict_name(Verdict v);
+Verdict verdict_of(const std::vector<Finding>& checks);
+
 struct AcceptReport {
   std::string host;
-  bool passed = true;            // no check failed
-  std::vector<Finding> checks;   // severity: pass, warn, fail or needs-evidence
+  Verdict verdict = Verdict::kIncomplete;  // verdict_of(checks)
+  std::vector<Finding> checks;             // severity: pass, warn, fail or needs-evidence
 };
 
 struct FirmwareImage {
@@ -57,8 +67,12 @@ struct AcceptInputs {
   std::vector<std::pair<std::string, probe::SmartNvme>> smart;  // (file, parsed) per NVMe
   std::optional<std::vector<probe::IbstatPort>> ibstat;
   std::optional<probe::GpuTopology> topo;
-  std::optional<double> images_per_s;  // G10, per server (all GPUs); divided by the GPU count
-  std::string benchmark_source;        // file or command that gave it
+  std::optional<BenchmarkFigure> benchmark;  // G10, as the output states it (scope, GPUs)
+  std::string benchmark_source;              // file or command that gave it
+  // What the buyer states where the output does not (--benchmark-scope, --benchmark-gpus); a
+  // statement of the buyer's outranks the output's words.
+  std::optional<BenchmarkScope> benchmark_scope;
+  std::optional<int> benchmark_gpus;
   std::vector<FirmwareImage> firmware;                 // G11
   std::map<std::string, std::string> expected_sha256;  // file name → hash, from the checksum file
   std::string checksum_file;

@@ -1,7 +1,7 @@
 // The acceptance checks of the GPUs themselves: performance (G10: a benchmark's images/s per
-// GPU), xid (Xid and SXid events in the kernel log, judged by the catalog's Xid table), ecc
-// (NVML's ECC counts, retired pages and row remapping) and gpu.count (the PCI bus, NVML and the
-// contract agree on how many GPUs there are).
+// GPU, its scope as the output or the buyer states it), xid (Xid and SXid events in the kernel
+// log, judged by the catalog's Xid table), ecc (NVML's ECC counts, retired pages and row
+// remapping) and gpu.count (the PCI bus, NVML and the contract agree on how many GPUs there are).
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -15,21 +15,60 @@
 namespace gpuplan::accept::detail {
 
 // G10 -------------------------------------------------------------------------------------------
+namespace {
+
+// A benchmark figure as exact as the tool printed it, to two decimals ("138.95", not "138.9").
+std::string figure(double v) {
+  const auto has_decimals = [&](double scale) { return std::abs(v * scale - std::round(v * scale)) > 1e-6; };
+  return num(v, has_decimals(1) ? (has_decimals(10) ? 2 : 1) : 0);
+}
+
+// Where the figure's scope or GPU count came from: the buyer's flag, or a line of the output.
+Phrase stated_by(bool by_flag, const char* flag, int line) {
+  if (by_flag) return phrase("accept.performance.by_flag").fact("flag", flag);
+  return phrase("accept.performance.by_output").fact("line", std::to_string(line));
+}
+
+}  // namespace
+
+// The clause is per GPU. A figure the output (or the buyer) calls per GPU is judged as it is; a
+// figure for the whole run is divided by the GPUs the run used, as the output or the buyer
+// states them — never by the host's GPU count, which the run may not have used (tf_cnn_benchmarks
+// runs on one GPU unless told otherwise).
 void check_performance(const AcceptInputs& in, const Catalog& cat, Finding& c) {
-  if (!in.images_per_s) return needs(c, phrase("accept.performance.no_figure"));
+  if (!in.benchmark) return needs(c, phrase("accept.performance.no_figure"));
+  const BenchmarkFigure& f = *in.benchmark;
+  c.evidence.push_back(phrase("accept.ev.line")
+                           .fact("file", in.benchmark_source.empty() ? "benchmark" : in.benchmark_source)
+                           .fact("line", std::to_string(f.line))
+                           .fact("text", f.text));
+  const std::optional<BenchmarkScope> scope = in.benchmark_scope ? in.benchmark_scope : f.scope;
+  if (!scope) return needs(c, phrase("accept.performance.no_scope").fact("images", figure(f.images_per_s)));
+  const Phrase scope_from = stated_by(in.benchmark_scope.has_value(), "--benchmark-scope", f.line);
   const double min = cat.threshold("accept.performance.min_images_per_s_per_gpu");
-  size_t gpus = in.nvml && !in.nvml->gpus.empty() ? in.nvml->gpus.size() : pci_gpus(in).size();
-  if (gpus == 0 && in.expected_gpus) gpus = static_cast<size_t>(*in.expected_gpus);
-  if (gpus == 0) return needs(c, phrase("accept.performance.no_gpu_count"));
-  const double per_gpu = *in.images_per_s / static_cast<double>(gpus);
-  c.evidence.push_back(phrase(in.benchmark_source.empty() ? "accept.ev.benchmark" : "accept.ev.benchmark_from")
-                           .fact("source", in.benchmark_source)
-                           .fact("images", num(*in.images_per_s, 1)));
+  double per_gpu = f.images_per_s;
+  Phrase how = phrase("accept.performance.per_gpu_figure")
+                   .fact("images", figure(f.images_per_s))
+                   .fact("from", std::vector<Phrase>{scope_from});
+  if (*scope == BenchmarkScope::kTotal) {
+    const std::optional<int> gpus = in.benchmark_gpus ? in.benchmark_gpus : f.gpus;
+    if (!gpus)
+      return needs(c, phrase("accept.performance.no_benchmark_gpus")
+                          .fact("images", figure(f.images_per_s))
+                          .fact("from", std::vector<Phrase>{scope_from}));
+    per_gpu = f.images_per_s / static_cast<double>(*gpus);
+    how = phrase("accept.performance.total_figure")
+              .fact("images", figure(f.images_per_s))
+              .fact("from", std::vector<Phrase>{scope_from})
+              .fact("gpus", std::to_string(*gpus))
+              .fact("gpus_from",
+                    std::vector<Phrase>{stated_by(in.benchmark_gpus.has_value(), "--benchmark-gpus", f.gpus_line)})
+              .fact("per_gpu", figure(per_gpu));
+  }
   c.severity = per_gpu < min ? Severity::kFail : Severity::kPass;
   c.note(phrase(per_gpu < min ? "accept.performance.below" : "accept.performance.ok")
-             .fact("images", num(*in.images_per_s))
-             .fact("gpus", std::to_string(gpus))
-             .fact("per_gpu", num(per_gpu, per_gpu == std::floor(per_gpu) ? 0 : 1))
+             .fact("how", std::vector<Phrase>{how})
+             .fact("per_gpu", figure(per_gpu))
              .fact("min", num(min)));
 }
 

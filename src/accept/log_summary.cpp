@@ -13,7 +13,35 @@ struct LogSummariser::Acc {
   double n = 0, sum_t = 0, sum_m = 0, sum_tt = 0, sum_tm = 0;
   double mem_min_t = std::numeric_limits<double>::max(), mem_max_t = std::numeric_limits<double>::lowest();
   std::optional<uint64_t> prev_corrected, prev_uncorrected;
+  // Intervals between consecutive samples (ms, to 10 ms) → how many: a regular log has a few
+  // keys, not one per sample, so a 72-hour log stays small.
+  std::optional<int64_t> prev_ms;
+  std::map<int64_t, int64_t> intervals;
 };
+
+namespace {
+
+constexpr int64_t kIntervalStepMs = 10;
+
+// The lower middle value of a count of each value.
+std::optional<int64_t> lower_median(const std::map<int64_t, int64_t>& counts) {
+  int64_t n = 0;
+  for (const auto& [value, times] : counts) n += times;
+  if (n == 0) return std::nullopt;
+  int64_t seen = 0;
+  for (const auto& [value, times] : counts) {
+    seen += times;
+    if (seen > (n - 1) / 2) return value;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+int64_t GpuLogSummary::covered_ms() const {
+  if (!median_interval_ms) return 0;
+  return last_ms - first_ms + *median_interval_ms;
+}
 
 LogSummariser::LogSummariser(std::string file, double min_utilization_pct, double max_temperature_c)
     : file_(std::move(file)), min_utilization_pct_(min_utilization_pct), max_temperature_c_(max_temperature_c) {}
@@ -29,6 +57,12 @@ void LogSummariser::add(const telemetry::Sample& x) {
     s.first_ms = s.last_ms = x.time_ms;
   }
   ++s.samples;
+  // A sample earlier than or at the one before (a reordered or repeated line) opens no interval.
+  if (a.prev_ms && x.time_ms > *a.prev_ms) {
+    const int64_t step = (x.time_ms - *a.prev_ms + kIntervalStepMs / 2) / kIntervalStepMs * kIntervalStepMs;
+    ++a.intervals[step];
+  }
+  a.prev_ms = x.time_ms;
   s.first_ms = std::min(s.first_ms, x.time_ms);
   s.last_ms = std::max(s.last_ms, x.time_ms);
   if (x.power_w) ++s.power_samples;
@@ -92,6 +126,7 @@ LogSummary LogSummariser::finish(const telemetry::GpuRegistry& gpus, const telem
     const Acc& a = acc_[i];
     if (!a.seen) continue;
     GpuLogSummary s = a.s;
+    s.median_interval_ms = lower_median(a.intervals);
     s.gpu = i < gpus.names().size() ? gpus.names()[i] : "gpu" + std::to_string(i);
     double denom = a.n * a.sum_tt - a.sum_t * a.sum_t;
     if (a.n >= 2 && a.mem_max_t > a.mem_min_t && denom > 0)
@@ -104,11 +139,15 @@ LogSummary LogSummariser::finish(const telemetry::GpuRegistry& gpus, const telem
 double LogSummary::hours() const {
   if (gpus.empty()) return 0;
   int64_t first = gpus.front().first_ms, last = gpus.front().last_ms;
+  std::map<int64_t, int64_t> medians;
   for (const auto& g : gpus) {
     first = std::min(first, g.first_ms);
     last = std::max(last, g.last_ms);
+    if (g.median_interval_ms) ++medians[*g.median_interval_ms];
   }
-  return (last - first) / 3.6e6;
+  const std::optional<int64_t> interval = lower_median(medians);
+  if (!interval) return 0;
+  return static_cast<double>(last - first + *interval) / 3.6e6;
 }
 
 Result<LogSummary> summarise_log(const std::string& path, const catalog::Catalog& catalog,

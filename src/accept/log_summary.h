@@ -1,5 +1,5 @@
 // Summaries of sample logs (soak, load, health archive) for acceptance: per GPU, what the
-// samples showed (span, peak temperature, lowest utilization, memory growth, ECC rises),
+// samples showed (span and the time it covers, peak temperature, lowest utilization, memory growth, ECC rises),
 // built while the telemetry readers stream the log, so a 72-hour log of 1-second samples never
 // sits in memory. The limits a sample is counted against come from the catalog (accept.soak.*).
 // A caller may rely on: one GpuLogSummary per GPU that had a sample, in registry order, named
@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -23,6 +24,13 @@ struct GpuLogSummary {
   std::string gpu;  // registry name "host/gpu"
   int64_t samples = 0;
   int64_t first_ms = 0, last_ms = 0;
+  // The median of the intervals between this GPU's consecutive samples (the lower middle one,
+  // counted to 10 ms so that timestamp jitter does not spread them), ms; nullopt under 2 samples.
+  std::optional<int64_t> median_interval_ms;
+  // The time the samples cover: last − first + one median interval, since each sample stands
+  // for the interval it opens (a log sampled every 10 s from 00:00:00 to 23:59:50 covers 24 h).
+  // 0 for a single sample: its interval is unknown.
+  int64_t covered_ms() const;
   std::optional<double> max_temperature_c;
   int64_t max_temperature_ms = 0;
   std::optional<double> min_utilization_pct;
@@ -46,7 +54,9 @@ struct LogSummary {
   std::string file;
   telemetry::ReadStats stats;
   std::vector<GpuLogSummary> gpus;
-  double hours() const;  // span from the earliest to the latest sample over all GPUs
+  // The hours the log covers: from the earliest to the latest sample over all GPUs, plus the
+  // median of the GPUs' median intervals (the lower middle one).
+  double hours() const;
 };
 
 class LogSummariser : public telemetry::SampleSink {

@@ -6,6 +6,7 @@
 #include "core/files.h"
 #include "core/phrase.h"
 #include "core/sha256.h"
+#include "core/text.h"
 
 namespace gpuplan::accept {
 namespace {
@@ -112,9 +113,19 @@ class Preparation {
     return {};
   }
 
-  // G10: a benchmark's output, from a file or a command run now.
+  // G10: a benchmark's output, from a file or a command run now, and what the buyer states of
+  // its scope and GPUs.
   Result<void> read_benchmark() {
     AcceptInputs& in = out_.inputs;
+    if (!request_.benchmark_scope.empty()) {
+      if (request_.benchmark_scope == "per-gpu")
+        in.benchmark_scope = BenchmarkScope::kPerGpu;
+      else if (request_.benchmark_scope == "total")
+        in.benchmark_scope = BenchmarkScope::kTotal;
+      else
+        return Error{{}, 0, "--benchmark-scope", not_one_of(request_.benchmark_scope, {"per-gpu", "total"})};
+    }
+    in.benchmark_gpus = request_.benchmark_gpus;
     if (request_.benchmark.empty() && request_.benchmark_cmd.empty()) return {};
     std::optional<std::string> text;
     if (!request_.benchmark.empty()) {
@@ -143,8 +154,8 @@ class Preparation {
       text = run.out;
       in.benchmark_source = command;
     }
-    in.images_per_s = parse_images_per_second(*text);
-    if (!in.images_per_s) return Error{in.benchmark_source, 0, "--benchmark", Phrase("cli.accept.no_images_per_s")};
+    in.benchmark = parse_benchmark(*text);
+    if (!in.benchmark) return Error{in.benchmark_source, 0, "--benchmark", Phrase("cli.accept.no_images_per_s")};
     return {};
   }
 

@@ -30,6 +30,8 @@ struct AcceptRequest {
   std::vector<std::string> smartctl;
   std::string ibstat, topo;
   std::string benchmark, benchmark_cmd;  // a benchmark's output, or the command to run now
+  std::string benchmark_scope;           // "per-gpu" or "total", when the output does not say
+  std::optional<int> benchmark_gpus;     // the GPUs the benchmark ran on, when the output does not say
   std::vector<std::string> firmware;
   std::string checksums;
   std::string cuda, nccl;           // versions the buyer states

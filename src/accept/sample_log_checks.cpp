@@ -48,8 +48,38 @@ void judge_skipped(const LogSummary& log, const Catalog& cat, Finding& c) {
              .fact("allowed", percent(max_share)));
 }
 
-double span_hours(const GpuLogSummary& g) {
-  return (g.last_ms - g.first_ms) / 3.6e6;
+double covered_hours(const GpuLogSummary& g) {
+  return static_cast<double>(g.covered_ms()) / 3.6e6;
+}
+
+// A length of time as "72 h", "71 h 59 min 50 s", "3 min 20 s" or "10 s": exact to the second,
+// so that one sampling interval short never reads as the length needed.
+Phrase duration(int64_t ms) {
+  const int64_t h = ms / 3'600'000, m = ms % 3'600'000 / 60'000;
+  const double sec = static_cast<double>(ms % 60'000) / 1000.0;
+  const std::string s = num(sec, sec == static_cast<double>(static_cast<int64_t>(sec)) ? 0 : 1);
+  if (ms % 3'600'000 == 0) return phrase("accept.duration.h").fact("h", count(h));
+  if (h > 0) return phrase("accept.duration.hms").fact("h", count(h)).fact("m", count(m)).fact("s", s);
+  if (m > 0) return phrase("accept.duration.ms").fact("m", count(m)).fact("s", s);
+  return phrase("accept.duration.s").fact("s", s);
+}
+
+// Warns (with `short_key`) when a GPU's samples cover less than `hours_needed`: each GPU must
+// have run the whole time, one GPU's 72 h do not cover another's 24.
+void judge_coverage(const GpuLogSummary& g, double hours_needed, const char* short_key, Finding& c) {
+  const auto needed_ms = static_cast<int64_t>(hours_needed * 3.6e6 + 0.5);
+  if (g.covered_ms() >= needed_ms) return;
+  escalate(c.severity, Severity::kWarn);
+  if (!g.median_interval_ms) {
+    c.note(phrase("accept.log.single_sample").fact("gpu", g.gpu).fact("at", clock_time(g.first_ms)));
+    return;
+  }
+  c.note(phrase(short_key)
+             .fact("gpu", g.gpu)
+             .fact("covered", {duration(g.covered_ms())})
+             .fact("interval", {duration(*g.median_interval_ms)})
+             .fact("short", {duration(needed_ms - g.covered_ms())})
+             .fact("needed", num(hours_needed)));
 }
 
 }  // namespace
@@ -65,7 +95,7 @@ void check_soak(const AcceptInputs& in, const Catalog& cat, Finding& c) {
   summary_evidence(log, c.evidence);
   if (log.gpus.empty()) return needs(c, phrase("accept.log.empty").fact("file", log.file));
   c.severity = Severity::kPass;
-  double shortest = span_hours(log.gpus.front());
+  double shortest = covered_hours(log.gpus.front());
   for (const auto& g : log.gpus) {
     // A GPU without a metric's samples never breaks its limit: that is missing evidence, not a pass.
     if (!g.max_temperature_c) {
@@ -100,16 +130,8 @@ void check_soak(const AcceptInputs& in, const Catalog& cat, Finding& c) {
                    .fact("at", clock_time(g.min_utilization_ms)));
       }
     }
-    // Each GPU must have been soaked for the whole time: one GPU's 72 h do not cover another's 24.
-    const double hours = span_hours(g);
-    shortest = std::min(shortest, hours);
-    if (hours < hours_needed) {
-      escalate(c.severity, Severity::kWarn);
-      c.note(phrase("accept.soak.short")
-                 .fact("gpu", g.gpu)
-                 .fact("hours", num(hours, 1))
-                 .fact("needed", num(hours_needed)));
-    }
+    shortest = std::min(shortest, covered_hours(g));
+    judge_coverage(g, hours_needed, "accept.soak.short", c);
   }
   // Every GPU in the server must be in the log: a GPU left out was never soaked.
   std::vector<Phrase> shown;
@@ -175,16 +197,7 @@ void check_load(const AcceptInputs& in, const Catalog& cat, Finding& c) {
     }
   }
   // Each GPU must have run the whole test, as in the soak.
-  for (const auto& g : log.gpus) {
-    const double hours = span_hours(g);
-    if (hours < hours_needed) {
-      escalate(c.severity, Severity::kWarn);
-      c.note(phrase("accept.load.short")
-                 .fact("gpu", g.gpu)
-                 .fact("hours", num(hours, 1))
-                 .fact("needed", num(hours_needed)));
-    }
-  }
+  for (const auto& g : log.gpus) judge_coverage(g, hours_needed, "accept.load.short", c);
   for (const auto& [file, s] : in.smart) {
     c.evidence.push_back(phrase("accept.ev.smart")
                              .fact("file", file)

@@ -16,6 +16,7 @@ struct AcceptArgs {
   HostFlags host;
   accept::AcceptRequest request;
   std::optional<int> gpus;
+  bool require_complete = false;  // incomplete exits 1 too
   std::string evidence, output;
 };
 
@@ -52,6 +53,10 @@ int run_accept(const Common& common, const AcceptArgs& a) {
   const std::string started = iso_utc(host->input->now());
   accept::AcceptRequest request = a.request;
   request.host = host_name(a.host, *host);
+  // A run may span several servers (the figure is then for all of them), hence the wide range.
+  if (request.benchmark_gpus && (*request.benchmark_gpus < 1 || *request.benchmark_gpus > 4096))
+    return bad_input(
+        between("cli.value.between", "--benchmark-gpus", "1", "4096", std::to_string(*request.benchmark_gpus)));
   auto prepared = accept::prepare_acceptance(request, *host->input, host->view, ctx.catalog, note, progress_bar(false));
   if (!prepared) return bad_input(prepared.error());
   if (a.gpus) {
@@ -65,7 +70,9 @@ int run_accept(const Common& common, const AcceptArgs& a) {
     if (auto written = write_evidence(a, *host, report, std::move(prepared->evidence), started, ctx); !written)
       return bad_input(written.error());
   if (int r = emit(text, a.output)) return r;
-  return report.passed ? kOk : kVerdictFailed;
+  if (report.verdict == accept::Verdict::kFail) return kVerdictFailed;
+  if (report.verdict == accept::Verdict::kIncomplete && a.require_complete) return kVerdictFailed;
+  return kOk;
 }
 
 }  // namespace
@@ -82,12 +89,15 @@ Run add_accept(CLI::App& cmd) {
   cmd.add_option("--topo", r.topo, ui("cli.help.accept.topo"))->type_name("FILE");
   cmd.add_option("--benchmark", r.benchmark, ui("cli.help.accept.benchmark"))->type_name("FILE");
   cmd.add_option("--benchmark-cmd", r.benchmark_cmd, ui("cli.help.accept.benchmark_cmd"))->type_name("CMD");
+  cmd.add_option("--benchmark-scope", r.benchmark_scope, ui("cli.help.accept.benchmark_scope"))->type_name("SCOPE");
+  cmd.add_option("--benchmark-gpus", r.benchmark_gpus, ui("cli.help.accept.benchmark_gpus"))->type_name("N");
   cmd.add_option("--firmware", r.firmware, ui("cli.help.accept.firmware"))->type_name("FILE");
   cmd.add_option("--checksums", r.checksums, ui("cli.help.accept.checksums"))->type_name("FILE");
   cmd.add_option("--cuda", r.cuda, ui("cli.help.accept.cuda"));
   cmd.add_option("--nccl", r.nccl, ui("cli.help.accept.nccl"));
   cmd.add_option("--attach", r.attach, ui("cli.help.accept.attach"));
   cmd.add_option("--gpus", args->gpus, ui("cli.help.accept.gpus"));
+  cmd.add_flag("--require-complete", args->require_complete, ui("cli.help.accept.require_complete"));
   cmd.add_option("--evidence", args->evidence, ui("cli.help.accept.evidence"))->type_name("DIR");
   cmd.add_option("--output", args->output, ui("cli.help.output"))->type_name("FILE");
   cmd.footer(examples({"gpuplan accept --soak soak.csv --load load.csv --benchmark resnet50.txt --evidence acceptance/",

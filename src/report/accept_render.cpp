@@ -42,26 +42,73 @@ std::string counts_line(const accept::AcceptReport& r, Lang lang) {
              lang);
 }
 
-Severity verdict(const accept::AcceptReport& r) {
-  return r.passed ? Severity::kPass : Severity::kFail;
+const char* verdict_colour(accept::Verdict v) {
+  switch (v) {
+    case accept::Verdict::kPass:
+      return status_colour(Severity::kPass);
+    case accept::Verdict::kIncomplete:
+      return status_colour(Severity::kNeedsEvidence);
+    case accept::Verdict::kFail:
+      return status_colour(Severity::kFail);
+  }
+  return "";
+}
+
+std::string verdict_word(const accept::AcceptReport& r, Lang lang) {
+  return ui(std::string("accept.verdict.") + accept::verdict_name(r.verdict), lang);
+}
+
+// The ids of the checks of severity `s`, in report order.
+std::vector<std::string> ids_with(const accept::AcceptReport& r, Severity s) {
+  std::vector<std::string> out;
+  for (const auto& c : r.checks)
+    if (c.severity == s) out.push_back(c.id);
+  return out;
+}
+
+// What the verdict rests on: "7 of 15 checks passed, 8 need evidence: soak, load, …", then the
+// failed, unproven and warned checks by id, each group after a semicolon.
+std::string verdict_reasons(const accept::AcceptReport& r, Lang lang) {
+  const std::string total = std::to_string(r.checks.size());
+  const size_t passed = ids_with(r, Severity::kPass).size();
+  std::string out =
+      passed == r.checks.size()
+          ? say(Phrase("accept.verdict.all_passed").fact("total", total), lang)
+          : say(Phrase("accept.verdict.passed").fact("passed", std::to_string(passed)).fact("total", total), lang);
+  const std::pair<Severity, const char*> groups[] = {{Severity::kFail, "accept.verdict.failed"},
+                                                     {Severity::kNeedsEvidence, "accept.verdict.needs"},
+                                                     {Severity::kWarn, "accept.verdict.warned"}};
+  bool first = true;
+  for (const auto& [severity, key] : groups) {
+    const std::vector<std::string> ids = ids_with(r, severity);
+    if (ids.empty()) continue;
+    // The first group continues the sentence (a comma), the others are set off (a semicolon).
+    if (lang == Lang::kZh)
+      out += first ? "，" : "；";
+    else
+      out += first ? ", " : "; ";
+    first = false;
+    out += say(Phrase(key).fact("count", std::to_string(ids.size())).fact("ids", list(ids, lang)), lang);
+  }
+  return out;
 }
 
 std::string heading(const accept::AcceptReport& r, Lang lang, const std::string& verdict_text) {
   return say(Phrase("accept.report.heading").fact("host", r.host).fact("verdict", verdict_text), lang);
 }
 
-// The terminal keeps its own layout: the verdict and counts on one line, then a line per check
-// with the detail and evidence under it.
+// The terminal keeps its own layout: the verdict and what it rests on in one line, then a line
+// per check with the detail and evidence under it.
 Report accept_terminal(const accept::AcceptReport& r, Lang lang) {
   auto summary = [&](const std::string& verdict_text) {
     return say(Phrase("accept.report.summary")
                    .fact("heading", heading(r, lang, verdict_text))
-                   .fact("counts", counts_line(r, lang)),
+                   .fact("reasons", verdict_reasons(r, lang)),
                lang);
   };
-  const std::string verdict_text = severity_label(verdict(r), lang);
+  const std::string verdict_text = verdict_word(r, lang);
   Report doc = plain_report(summary(verdict_text), lang);
-  doc.title_colour = summary(status_colour(verdict(r)) + verdict_text + "\x1b[0m");
+  doc.title_colour = summary(verdict_colour(r.verdict) + verdict_text + "\x1b[0m");
   FindingList checks;
   checks.tag_width = 0;  // as wide as the widest of the four tags
   for (Severity s : {Severity::kPass, Severity::kWarn, Severity::kFail, Severity::kNeedsEvidence})
@@ -82,7 +129,8 @@ Report accept_terminal(const accept::AcceptReport& r, Lang lang) {
 
 Report accept_document(const accept::AcceptReport& r, Lang lang) {
   Report doc;
-  doc.title = heading(r, lang, severity_label(verdict(r), lang));
+  doc.title = heading(r, lang, verdict_word(r, lang));
+  doc.subtitle.push_back(verdict_reasons(r, lang));
   doc.subtitle.push_back(counts_line(r, lang));
   Block summary;
   summary.heading = ui("accept.report.checks", lang);
@@ -165,7 +213,8 @@ json accept_json(const accept::AcceptReport& r, Lang lang) {
                       {"evidence", evidence_lines(c, lang)},
                       {"source", citation(c, lang)}});
   }
-  return {{"host", r.host}, {"verdict", r.passed ? "pass" : "fail"}, {"counts", status_counts(r)}, {"checks", checks}};
+  return {
+      {"host", r.host}, {"verdict", accept::verdict_name(r.verdict)}, {"counts", status_counts(r)}, {"checks", checks}};
 }
 
 std::string render_accept(const accept::AcceptReport& r, Format format, const Style& style) {

@@ -2,7 +2,7 @@
 // `gpuplan diagnose` as a terminal table, JSON, Markdown or one HTML page. Pure functions.
 //
 // Public JSON shapes (README):
-//   accept:   {"host","verdict":"pass|fail","counts":{"pass","warn","fail","needs-evidence"},
+//   accept:   {"host","verdict":"pass|incomplete|fail","counts":{"pass","warn","fail","needs-evidence"},
 //              "checks":[{"id","status","title","detail","evidence":[…],"source"}]}
 //   diagnose: {"host","findings":[{"id","severity","title","detail","source","evidence":{…}}]}
 #pragma once

@@ -207,7 +207,7 @@ TEST(AcceptTest, ReportHasTheFifteenChecksInOrderAndAsksForEvidence) {
       EXPECT_FALSE(words.detail.empty()) << c.id;
     }
   }
-  EXPECT_TRUE(r.passed);  // nothing failed: nothing was judged
+  EXPECT_EQ(r.verdict, Verdict::kIncomplete);  // nothing failed, but nothing was judged either
   EXPECT_STREQ(severity_name(Severity::kNeedsEvidence), "needs-evidence");
 }
 
@@ -221,9 +221,10 @@ TEST(AcceptTest, SeventyTwoHoursCoolAndBusyPassesTheSoak) {
   in.soak = b.finish();
   Finding c = run(in, "soak");
   EXPECT_EQ(c.severity, Severity::kPass) << shown(c);
-  EXPECT_DOUBLE_EQ(in.soak->hours(), 72.0);
+  // Hourly samples 0–72 h: 72 h from first to last, plus the 1 h the last sample stands for.
+  EXPECT_DOUBLE_EQ(in.soak->hours(), 73.0);
   EXPECT_TRUE(note(c, "accept.soak.ok",
-                   {{"gpus", "1"}, {"hours", "72.0"}, {"max_temp", "85"}, {"allowed", "5.0%"}, {"min_util", "95"}}))
+                   {{"gpus", "1"}, {"hours", "73.0"}, {"max_temp", "85"}, {"allowed", "5.0%"}, {"min_util", "95"}}))
       << shown(c);
 }
 
@@ -269,7 +270,12 @@ TEST(AcceptTest, FortyEightHourSoakWarnsNotLongEnough) {
   in.soak = b.finish();
   Finding c = run(in, "soak");
   EXPECT_EQ(c.severity, Severity::kWarn);
-  EXPECT_TRUE(note(c, "accept.soak.short", {{"gpu", "gpu01/0"}, {"hours", "48.0"}, {"needed", "72"}})) << shown(c);
+  // Hourly samples 0–48 h cover 48 h + 1 h = 49 h, 23 h short of 72.
+  const Phrase* short_note = note(c, "accept.soak.short", {{"gpu", "gpu01/0"}, {"needed", "72"}});
+  ASSERT_TRUE(short_note) << shown(c);
+  EXPECT_EQ(report::say(*short_note, report::Lang::kEn),
+            "gpu01/0 covers 49 h (first to last sample plus one 1 h sampling interval), 23 h short of the 72 h soak "
+            "(not long enough to accept)");
 }
 
 TEST(AcceptTest, NoSoakLogNeedsTheFile) {
@@ -294,7 +300,7 @@ TEST(AcceptTest, SummariseLogReadsAnSmiCsv) {
   EXPECT_EQ(*g.max_temperature_c, 87);
   EXPECT_EQ(g.max_temperature_ms, kMay6Ten + kHour);
   EXPECT_NEAR(*g.memory_growth_mib_per_h, 100.0, 1e-9);  // 1000 → 1200 MiB over 2 h, on a line
-  EXPECT_DOUBLE_EQ(s->hours(), 2.0);
+  EXPECT_DOUBLE_EQ(s->hours(), 3.0);                     // 10:00 to 12:00, plus the 1 h interval of the last sample
 }
 
 // --- G2 PCIe topology ----------------------------------------------------------------------------
@@ -651,16 +657,21 @@ TEST(AcceptTest, SteadyMemoryOverADayPassesAndShortRunWarns) {
   in.load = load_log(40, 24);
   Finding day = run(in, "load");
   EXPECT_EQ(day.severity, Severity::kPass) << shown(day);
-  EXPECT_TRUE(note(day, "accept.load.ok", {{"gpus", "1"}, {"hours", "24.0"}, {"limit", "50"}})) << shown(day);
+  // Hourly samples 0–24 h cover 25 h (the last sample stands for its hour too).
+  EXPECT_TRUE(note(day, "accept.load.ok", {{"gpus", "1"}, {"hours", "25.0"}, {"limit", "50"}})) << shown(day);
   in.load = load_log(40, 12);
   Finding short_run = run(in, "load");
   EXPECT_EQ(short_run.severity, Severity::kWarn);
-  EXPECT_TRUE(note(short_run, "accept.load.short", {{"gpu", "gpu01/0"}, {"hours", "12.0"}, {"needed", "24"}}))
-      << shown(short_run);
+  // 0–12 h hourly covers 13 h, 11 h short of 24.
+  const Phrase* short_note = note(short_run, "accept.load.short", {{"gpu", "gpu01/0"}, {"needed", "24"}});
+  ASSERT_TRUE(short_note) << shown(short_run);
+  EXPECT_EQ(report::say(*short_note, report::Lang::kEn),
+            "gpu01/0 covers 13 h of the load log (first to last sample plus one 1 h sampling interval), 11 h short of "
+            "the 24 h test (not long enough)");
 }
 
 TEST(AcceptTest, LoadJudgesEachGpusOwnSpan) {
-  // gpu01/0 ran 0–24 h, gpu01/1 only 18–24 h: the log spans 24 h, gpu01/1 only 6 h. Both steady.
+  // gpu01/0 ran 0–24 h, gpu01/1 only 18–24 h: the log covers 25 h, gpu01/1 only 7 h. Both steady.
   LogBuilder b;
   for (int h = 0; h <= 24; ++h) {
     b.add("0", kMay6Ten + h * kHour, 99, 75, 20000);
@@ -670,7 +681,9 @@ TEST(AcceptTest, LoadJudgesEachGpusOwnSpan) {
   in.load = b.finish();
   Finding c = run(in, "load");
   EXPECT_EQ(c.severity, Severity::kWarn) << shown(c);
-  EXPECT_TRUE(note(c, "accept.load.short", {{"gpu", "gpu01/1"}, {"hours", "6.0"}, {"needed", "24"}})) << shown(c);
+  const Phrase* short_note = note(c, "accept.load.short", {{"gpu", "gpu01/1"}, {"needed", "24"}});
+  ASSERT_TRUE(short_note) << shown(c);
+  EXPECT_NE(report::say(*short_note, report::Lang::kEn).find("covers 7 h of the load log"), std::string::npos);
   EXPECT_FALSE(note(c, "accept.load.short", {{"gpu", "gpu01/0"}})) << shown(c);
 }
 
@@ -785,26 +798,23 @@ TEST(AcceptTest, DifferentVbiosOnIdenticalGpusWarns) {
 // --- G10 performance ------------------------------------------------------------------------------
 
 TEST(AcceptTest, FourteenThousandFourHundredOnEightGpusFailsTheClause) {
-  // 14,400 ÷ 8 = 1,800 images/s per GPU < 1,850.
+  // 14,400 ÷ 8 = 1,800 images/s per GPU < 1,850; the output says both "total" and 8 GPUs.
   AcceptInputs in;
   in.nvml = nvml_gpus(8);
-  in.images_per_s = 14400;
+  in.benchmark = BenchmarkFigure{14400, BenchmarkScope::kTotal, 8, 3, "total images/sec: 14400.00"};
   Finding c = run(in, "performance");
   EXPECT_EQ(c.severity, Severity::kFail);
-  EXPECT_TRUE(note(c, "accept.performance.below",
-                   {{"images", "14,400"}, {"gpus", "8"}, {"per_gpu", "1,800"}, {"min", "1,850"}}))
-      << shown(c);
+  EXPECT_TRUE(note(c, "accept.performance.below", {{"per_gpu", "1,800"}, {"min", "1,850"}})) << shown(c);
 }
 
 TEST(AcceptTest, FifteenThousandTwoHundredOnEightGpusPasses) {
   // 15,200 ÷ 8 = 1,900 ≥ 1,850.
   AcceptInputs in;
   in.nvml = nvml_gpus(8);
-  in.images_per_s = 15200;
+  in.benchmark = BenchmarkFigure{15200, BenchmarkScope::kTotal, 8, 3, "total images/sec: 15200.00"};
   Finding c = run(in, "performance");
   EXPECT_EQ(c.severity, Severity::kPass);
-  EXPECT_TRUE(note(c, "accept.performance.ok", {{"images", "15,200"}, {"gpus", "8"}, {"per_gpu", "1,900"}}))
-      << shown(c);
+  EXPECT_TRUE(note(c, "accept.performance.ok", {{"per_gpu", "1,900"}})) << shown(c);
   EXPECT_EQ(run({}, "performance").severity, Severity::kNeedsEvidence);
 }
 
@@ -1060,7 +1070,7 @@ TEST(AcceptTest, GpuCountsAgreePassAndAMissingGpuFailsWithTheThreeNumbers) {
                                                               Phrase("accept.gpus.in_nvml").fact("count", "7"),
                                                               Phrase("accept.gpus.expected").fact("count", "8")})});
   EXPECT_TRUE(evidence_with(c, "accept.ev.gpu_counts", {{"pci", "8"}, {"nvml", "7"}, {"expected", "8"}})) << shown(c);
-  EXPECT_FALSE(run_acceptance(in, default_catalog()).passed);
+  EXPECT_EQ(run_acceptance(in, default_catalog()).verdict, Verdict::kFail);
 }
 
 // --- Partial and unreadable inputs never pass -------------------------------------------------------
@@ -1139,7 +1149,7 @@ TEST(AcceptTest, SoakGpuWithoutTemperatureSamplesNeedsEvidence) {
 }
 
 TEST(AcceptTest, SoakJudgesEachGpusOwnSpan) {
-  // gpu01/0 logged 0–72 h, gpu01/1 only 48–72 h: the log spans 72 h, gpu01/1 only 24 h.
+  // gpu01/0 logged 0–72 h, gpu01/1 only 48–72 h, hourly: the log covers 73 h, gpu01/1 only 25 h.
   LogBuilder b;
   for (int h = 0; h <= 72; ++h) {
     b.add("0", kMay6Ten + h * kHour, 99, 80);
@@ -1147,12 +1157,13 @@ TEST(AcceptTest, SoakJudgesEachGpusOwnSpan) {
   }
   AcceptInputs in;
   in.soak = b.finish();
-  EXPECT_DOUBLE_EQ(in.soak->hours(), 72.0);
+  EXPECT_DOUBLE_EQ(in.soak->hours(), 73.0);
   Finding c = run(in, "soak");
   EXPECT_EQ(c.severity, Severity::kWarn) << shown(c);
-  EXPECT_EQ(c.notes,
-            std::vector<Phrase>{
-                Phrase("accept.soak.short").fact("gpu", "gpu01/1").fact("hours", "24.0").fact("needed", "72")});
+  ASSERT_EQ(c.notes.size(), 1u) << shown(c);
+  EXPECT_EQ(report::say(c.notes[0], report::Lang::kEn),
+            "gpu01/1 covers 25 h (first to last sample plus one 1 h sampling interval), 47 h short of the 72 h soak "
+            "(not long enough to accept)");
 }
 
 TEST(AcceptTest, SoakLogMissingGpusTheServerShowsWarns) {
@@ -1395,7 +1406,7 @@ AcceptInputs failing_server() {
   in.nvml->driver_version = "470.199.02";
   in.nvml->gpus[1].now.retired_pages_dbe = 2;
   in.load = load_log(200, 24);
-  in.images_per_s = 2000;  // 1,000 per GPU of NVML's 2
+  in.benchmark = BenchmarkFigure{2000, BenchmarkScope::kTotal, 2, 1, "total images/sec: 2000"};  // 1,000 per GPU
   in.firmware = {{"/tmp/fw/bmc.bin", std::string(64, 'b')}};
   in.expected_sha256 = {{"bmc.bin", std::string(64, 'a')}};
   in.checksum_file = "SHA256SUMS";
@@ -1428,7 +1439,7 @@ bool has_placeholder(const std::string& s) {
 
 TEST(AcceptTest, FailingChecksReadFullyInChinese) {
   const AcceptReport r = run_acceptance(failing_server(), default_catalog());
-  EXPECT_FALSE(r.passed);
+  EXPECT_EQ(r.verdict, Verdict::kFail);
   std::vector<std::string> failed;
   for (const auto& c : r.checks)
     if (c.severity == Severity::kFail) failed.push_back(c.id);

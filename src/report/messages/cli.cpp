@@ -56,9 +56,9 @@ constexpr Words kWords[] = {
                     "输出和提示的语言：en 或 zh（默认取自 LANG）"},
   {"cli.help.no_color", "Never colour the output (NO_COLOR is honoured too)", "输出不使用颜色（也遵循 NO_COLOR 环境变量）"},
   {"cli.help.footer",
-   "Exit codes: 0 done, 1 the verdict failed (audit, accept, diagnose), 2 bad input or usage, 3 internal error.\n"
+   "Exit codes: 0 done, 1 the verdict failed (audit, accept, diagnose; with accept --require-complete, incomplete too), 2 bad input or usage, 3 internal error.\n"
    "Run `gpuplan VERB --help` for a verb's flags and an example.",
-   "退出码：0 完成，1 结论为不通过（audit、accept、diagnose），2 输入或用法有误，3 内部错误。\n"
+   "退出码：0 完成，1 结论为不通过（audit、accept、diagnose；accept 加 --require-complete 时结论为未完成也是 1），2 输入或用法有误，3 内部错误。\n"
    "运行 `gpuplan 子命令 --help` 查看该子命令的参数和示例。"},
   {"cli.help.task", "Task: {tasks}", "任务类型：{tasks}"},
   {"cli.help.output", "Write the report to FILE", "把报告写入指定文件"},
@@ -154,8 +154,8 @@ constexpr Words kWords[] = {
    "auto（根目录为 / 时在线读取，否则使用快照中的 gpuplan/nvml.json）、live、snapshot 或 off；用 GPUPLAN_NVML_LIBRARY 指定库文件"},
   {"cli.help.host.host", "Host name in the report (default: the host's own)", "报告中的主机名（默认为主机自身的名称）"},
   {"cli.help.accept",
-   "Acceptance of a delivered server: the 12 acceptance actions (S1 §5) with evidence; exit 1 when a check fails",
-   "到货服务器验收：执行 12 项验收操作（S1 §5）并留存证据；有检查不通过时退出码为 1"},
+   "Acceptance of a delivered server: the 12 acceptance actions (S1 §5) with evidence; verdict pass, incomplete (checks need evidence) or fail; exit 1 when a check fails",
+   "到货服务器验收：执行 12 项验收操作（S1 §5）并留存证据；结论为通过、未完成（有检查待补证据）或不通过；有检查不通过时退出码为 1"},
   {"cli.help.accept.soak", "S1 §5 #1: the 72 h soak log (nvidia-smi CSV or dmon)", "S1 §5 #1：72 小时烤机日志（nvidia-smi CSV 或 dmon）"},
   {"cli.help.accept.load", "S1 §5 #6: the real-load log (memory growth)", "S1 §5 #6：真实负载日志（看显存增长）"},
   {"cli.help.accept.archive", "S1 §5 #12: the health archive (nvidia-smi dmon -s pmue -d 5, or a CSV log with the ECC columns)",
@@ -165,6 +165,10 @@ constexpr Words kWords[] = {
   {"cli.help.accept.topo", "nvidia-smi topo -m output", "nvidia-smi topo -m 的输出"},
   {"cli.help.accept.benchmark", "S1 §5 #10: a ResNet-50 benchmark's output with its images/s", "S1 §5 #10：含 images/s 数值的 ResNet-50 基准测试输出"},
   {"cli.help.accept.benchmark_cmd", "S1 §5 #10: run this command now and read its images/s", "S1 §5 #10：现在运行该命令，并读取其输出的 images/s"},
+  {"cli.help.accept.benchmark_scope", "S1 §5 #10: per-gpu or total, when the benchmark's output does not say which its figure is",
+                                      "S1 §5 #10：per-gpu 或 total，在基准测试输出没有写明其数值是每卡还是整体时使用"},
+  {"cli.help.accept.benchmark_gpus", "S1 §5 #10: the GPUs the benchmark ran on, when its output does not say (a total is divided by it)",
+                                     "S1 §5 #10：基准测试实际使用的 GPU 数，在输出没有写明时使用（整体数值除以该数）"},
   {"cli.help.accept.firmware", "S1 §5 #11: a firmware image to hash (VBIOS, BMC, RAID; repeatable)",
                                "S1 §5 #11：要计算哈希的固件镜像（VBIOS、BMC、RAID；可重复）"},
   {"cli.help.accept.checksums", "S1 §5 #11: the vendor's sha256 list (sha256sum format)", "S1 §5 #11：厂商提供的 sha256 列表（sha256sum 格式）"},
@@ -174,6 +178,8 @@ constexpr Words kWords[] = {
    "Evidence a person supplies, CHECK=FILE (e.g. infiniband=ibdiagnet.txt, firmware.versions=bmc.txt)",
    "人工提供的证据，格式为 检查项=文件（例如 infiniband=ibdiagnet.txt、firmware.versions=bmc.txt）"},
   {"cli.help.accept.gpus", "GPUs the contract says the server has", "合同约定的服务器 GPU 数"},
+  {"cli.help.accept.require_complete", "Exit 1 when the verdict is incomplete too (checks need evidence), as a procurement pipeline needs",
+                                       "结论为未完成（有检查待补证据）时也以退出码 1 结束，供采购流水线使用"},
   {"cli.help.accept.evidence", "Write the evidence bundle to DIR (new or empty)", "把证据包写入指定文件夹（须为新文件夹或空文件夹）"},
   {"cli.help.diagnose",
    "Why is training slow or failing: the troubleshooting checks (S0 §4) from telemetry and host facts; exit 1 on a failure",
