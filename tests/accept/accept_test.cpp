@@ -511,11 +511,13 @@ TEST(AcceptTest, ActiveInfiniBandNeedsSmAndAdaptiveRoutingEvidenceUntilAttached)
   sminfo.check = "infiniband";
   sminfo.file = "sminfo.txt";
   sminfo.sha256 = "0";
-  sminfo.ib = probe::read_ib_evidence("sminfo: sm lid 1 sm guid 0x100001, activity count 506 priority 14 state 3 SMINFO_MASTER\n");
+  sminfo.ib = probe::read_ib_evidence(
+      "sminfo: sm lid 1 sm guid 0x100001, activity count 506 priority 14 state 3 SMINFO_MASTER\n");
   in.attachments = {sminfo};
   Finding attached = run(in, "infiniband");
   EXPECT_EQ(attached.severity, Severity::kPass);
-  EXPECT_TRUE(evidence_with(attached, "accept.ev.attached_read", {{"file", "sminfo.txt (sha256 0)"}, {"forms", "sminfo"}}))
+  EXPECT_TRUE(
+      evidence_with(attached, "accept.ev.attached_read", {{"file", "sminfo.txt (sha256 0)"}, {"forms", "sminfo"}}))
       << shown(attached);
   EXPECT_TRUE(note(attached, "accept.ib.ok", {{"ports", "1"}, {"files", "sminfo.txt"}})) << shown(attached);
 }
@@ -790,9 +792,10 @@ TEST(AcceptTest, DifferentVbiosOnIdenticalGpusWarns) {
   in.attachments = {bmc_attachment()};
   Finding c = run(in, "firmware.versions");
   EXPECT_EQ(c.severity, Severity::kWarn);
-  EXPECT_TRUE(note(c, "accept.firmware.vbios_differ",
-                   {{"model", "NVIDIA A100-SXM4-80GB"},
-                    {"versions", "92.00.36.00.02 (GPU 1 (00000000:11:00.0)), 92.00.45.00.05 (GPU 0 (00000000:01:00.0))"}}))
+  EXPECT_TRUE(
+      note(c, "accept.firmware.vbios_differ",
+           {{"model", "NVIDIA A100-SXM4-80GB"},
+            {"versions", "92.00.36.00.02 (GPU 1 (00000000:11:00.0)), 92.00.45.00.05 (GPU 0 (00000000:01:00.0))"}}))
       << shown(c);
 }
 
