@@ -2,6 +2,7 @@
 // of the acceptance article it carries out) and the function that judges it (accept/checks.h).
 #include "accept/accept.h"
 
+#include "accept/attachment_helpers.h"
 #include "accept/checks.h"
 
 namespace gpuplan::accept {
@@ -66,6 +67,7 @@ AcceptReport run_acceptance(const AcceptInputs& in, const Catalog& catalog) {
   for (const CheckDef& def : kChecks) {
     Finding c = make_finding(def.id, Severity::kNeedsEvidence, "", def.source);
     def.run(in, catalog, c);
+    note_unread_attachments(in, c);  // files a person must judge say so; they never make a pass
     report.checks.push_back(std::move(c));
   }
   report.verdict = verdict_of(report.checks);

@@ -26,6 +26,7 @@
 #include "catalog/catalog.h"
 #include "core/finding.h"
 #include "nvml/nvml.h"
+#include "probe/attached_tools.h"
 #include "probe/host.h"
 #include "probe/kernel_log.h"
 #include "probe/tools.h"
@@ -53,6 +54,17 @@ struct FirmwareImage {
   std::string sha256;  // lowercase hex, computed by the caller
 };
 
+// One --attach CHECK=FILE. Files for infiniband and firmware.versions are read (probe/attached_tools.h);
+// the other checks' attachments are kept for a person to judge, and their checks say so.
+struct Attachment {
+  std::string check;                                // "infiniband"
+  std::string file;                                 // as given
+  std::string sha256;                               // lowercase hex
+  bool empty = false;                               // nothing but blanks in it
+  std::optional<probe::IbEvidence> ib;              // infiniband: what the file showed
+  std::optional<probe::FirmwareEvidence> firmware;  // firmware.versions
+};
+
 struct AcceptInputs {
   std::string host;  // name in the report; the probe's hostname when empty
   std::optional<probe::HostFacts> facts;
@@ -77,7 +89,7 @@ struct AcceptInputs {
   std::map<std::string, std::string> expected_sha256;  // file name → hash, from the checksum file
   std::string checksum_file;
   std::map<std::string, std::string> versions;  // user-declared: "cuda" → "12.2", "nccl" → "2.18.3"
-  std::map<std::string, std::string> attached;  // --attach CHECK=FILE: evidence a person supplies (G4, G9)
+  std::vector<Attachment> attachments;  // --attach CHECK=FILE, in the order given (G4, G9)
   std::optional<int> expected_gpus;              // --gpus; else every GPU NVML or PCI shows must be there
 };
 

@@ -193,7 +193,17 @@ class Preparation {
       if (!fs::is_regular_file(file)) return Error{file, 0, "--attach", Phrase("cli.file.no_such_file")};
       auto hash = sha256_file(file);
       if (!hash) return hash.error();
-      out_.inputs.attached[check] = file + " (sha256 " + *hash + ")";
+      auto text = read_text_file(file);
+      if (!text) return Error{file, 0, "--attach", Phrase("cli.file.cannot_read")};
+      Attachment a;
+      a.check = check;
+      a.file = file;
+      a.sha256 = *hash;
+      a.empty = text->find_first_not_of(" \t\r\n") == std::string::npos;
+      // Only these two checks have readers; the others' files are for a person to judge.
+      if (check == "infiniband") a.ib = probe::read_ib_evidence(*text);
+      if (check == "firmware.versions") a.firmware = probe::read_firmware_evidence(*text);
+      out_.inputs.attachments.push_back(std::move(a));
       keep("inputs/attached-" + check + "-" + base_name(file), file);
     }
     return {};

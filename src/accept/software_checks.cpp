@@ -3,11 +3,13 @@
 // every GPU of a model, the rest of the firmware in an attached file) and firmware.hashes (G11:
 // each firmware image's SHA-256 as the vendor's checksum list gives it).
 #include <map>
+#include <numeric>
 #include <set>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "accept/attachment_helpers.h"
 #include "accept/check_helpers.h"
 #include "accept/checks.h"
 #include "core/text.h"
@@ -52,10 +54,71 @@ void check_versions(const AcceptInputs& in, const Catalog& cat, Finding& c) {
 }
 
 // G9 --------------------------------------------------------------------------------------------
+namespace {
+
+// Identical parts carry one version: each model with more than one warns, naming its versions.
+// `versions` maps a model to (version → the GPUs that carry it).
+void judge_uniform(const std::map<std::string, std::map<std::string, std::vector<std::string>>>& by_model, Finding& c) {
+  for (const auto& [model, versions] : by_model) {
+    if (versions.size() < 2) continue;
+    escalate(c.severity, Severity::kWarn);
+    std::vector<std::string> which;
+    for (const auto& [v, gpus] : versions) {
+      std::string carriers;
+      for (const auto& g : gpus) carriers += (carriers.empty() ? "" : ", ") + g;
+      which.push_back(v + (carriers.empty() ? "" : " (" + carriers + ")"));
+    }
+    c.note(phrase("accept.firmware.vbios_differ")
+               .fact("model", model.empty() ? "?" : model)
+               .fact(list_of("versions", which)));
+  }
+}
+
+// The firmware an attached file shows: BMC (ipmitool), BIOS (dmidecode), VBIOS (nvidia-smi -q).
+// Returns whether it showed firmware outside the GPUs (BMC or BIOS), which the host cannot show.
+bool judge_firmware_file(const Attachment& a, Finding& c) {
+  static const std::vector<std::string> known(std::begin(probe::kFirmwareForms), std::end(probe::kFirmwareForms));
+  const probe::FirmwareEvidence& ev = *a.firmware;
+  if (!attachment_usable(a, ev.forms, ev.incomplete, known, c)) return false;
+  std::vector<Phrase> read;
+  if (ev.bmc)
+    read.push_back(phrase("accept.firmware.bmc")
+                       .fact("version", ev.bmc->firmware)
+                       .fact("maker", ev.bmc->manufacturer.empty() ? "?" : ev.bmc->manufacturer));
+  if (ev.bios)
+    read.push_back(phrase("accept.firmware.bios")
+                       .fact("version", ev.bios->version)
+                       .fact("date", ev.bios->release_date.empty() ? "?" : ev.bios->release_date));
+  std::map<std::string, std::map<std::string, std::vector<std::string>>> by_model;
+  for (const auto& g : ev.gpus) {
+    by_model[g.name][g.vbios].push_back(g.bus_id);
+    c.evidence.push_back(phrase("accept.ev.vbios_attached")
+                             .fact("file", a.file)
+                             .fact("gpu", g.bus_id.empty() ? "?" : g.bus_id)
+                             .fact("name", g.name.empty() ? "?" : g.name)
+                             .fact("vbios", g.vbios));
+  }
+  for (const auto& [model, versions] : by_model) {
+    std::vector<std::string> vs;
+    for (const auto& [v, gpus] : versions) vs.push_back(v);
+    read.push_back(
+        phrase("accept.firmware.vbios_read")
+            .fact("model", model.empty() ? "?" : model)
+            .fact("gpus", std::to_string(std::accumulate(versions.begin(), versions.end(), size_t{0},
+                                                         [](size_t n, const auto& v) { return n + v.second.size(); })))
+            .fact(list_of("versions", vs)));
+  }
+  c.note(phrase("accept.firmware.read").fact("file", a.file).fact("read", read));
+  judge_uniform(by_model, c);
+  return ev.bmc || ev.bios;
+}
+
+}  // namespace
+
 void check_firmware_versions(const AcceptInputs& in, const Catalog&, Finding& c) {
   c.severity = Severity::kPass;
   if (in.nvml) {
-    std::map<std::string, std::set<std::string>> by_model;  // GPU name → VBIOS versions
+    std::map<std::string, std::map<std::string, std::vector<std::string>>> by_model;  // name → VBIOS → GPUs
     for (const auto& g : in.nvml->gpus) {
       std::string v = g.info.vbios.value_or("?");
       c.evidence.push_back(phrase("accept.ev.vbios")
@@ -63,28 +126,25 @@ void check_firmware_versions(const AcceptInputs& in, const Catalog&, Finding& c)
                                .fact("name", g.info.name)
                                .fact("serial", g.info.serial.value_or("?"))
                                .fact("vbios", v));
-      by_model[g.info.name].insert(v);
+      by_model[g.info.name][v].push_back(nvml_gpu(g));
     }
-    for (const auto& [model, versions] : by_model)
-      if (versions.size() > 1) {
-        escalate(c.severity, Severity::kWarn);
-        c.note(phrase("accept.firmware.vbios_differ")
-                   .fact("model", model)
-                   .fact(list_of("versions", {versions.begin(), versions.end()})));
-      }
+    judge_uniform(by_model, c);
     if (c.notes.empty())
       c.note(phrase("accept.firmware.vbios_recorded").fact("gpus", std::to_string(in.nvml->gpus.size())));
   } else {
     escalate(c.severity, Severity::kNeedsEvidence);
     c.note(phrase("accept.firmware.vbios_needs_nvml").fact("why", {in.nvml_error}));
   }
-  auto att = in.attached.find("firmware.versions");
-  if (att == in.attached.end()) {
+  bool outside_gpus = false;  // BMC or BIOS firmware read from an attachment
+  const auto attached = attachments_for(in, "firmware.versions");
+  for (const Attachment* a : attached) {
+    const bool read = a->firmware && !a->empty && !a->firmware->forms.empty();
+    outside_gpus = judge_firmware_file(*a, c) || outside_gpus;
+    if (!read) escalate(c.severity, Severity::kNeedsEvidence);  // an unread file never passes
+  }
+  if (!outside_gpus) {
     escalate(c.severity, Severity::kNeedsEvidence);
     c.note(phrase("accept.firmware.needs_attachment"));
-  } else {
-    c.evidence.push_back(phrase("accept.ev.attached").fact("file", att->second));
-    c.note(phrase("accept.firmware.attached").fact("file", att->second));
   }
 }
 

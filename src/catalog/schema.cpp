@@ -159,7 +159,7 @@ const std::vector<KindSchema> kKinds = {
      {{"from", T::kString, true}, {"cny", T::kNumber, true}}},
     {"software",
      "Software compatibility matrix row: minimum version and/or the allowed releases",
-     {{"component", T::kEnum, true, "driver|cuda|cudnn|pytorch|tensorflow"},
+     {{"component", T::kEnum, true, "driver|cuda|cudnn|nccl|pytorch|tensorflow"},
       {"min_version", T::kString, false},
       {"allowed", T::kStringList, false}}},
     {"cuda_driver",

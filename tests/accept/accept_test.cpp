@@ -516,11 +516,20 @@ TEST(AcceptTest, ActiveInfiniBandNeedsSmAndAdaptiveRoutingEvidenceUntilAttached)
   EXPECT_EQ(c.severity, Severity::kNeedsEvidence);
   // Asks for `sminfo` and `ibdiagnet` output showing adaptive routing.
   EXPECT_TRUE(note(c, "accept.ib.needs_attachment", {{"ports", "1"}})) << shown(c);
-  in.attached["infiniband"] = "ibdiagnet.txt";
+  // An attachment passes only once read (more in attachments_test.cpp): here `sminfo` output.
+  Attachment sminfo;
+  sminfo.check = "infiniband";
+  sminfo.file = "sminfo.txt";
+  sminfo.sha256 = "0";
+  sminfo.ib = probe::read_ib_evidence(
+      "sminfo: sm lid 1 sm guid 0x100001, activity count 506 priority 14 state 3 SMINFO_MASTER\n");
+  in.attachments = {sminfo};
   Finding attached = run(in, "infiniband");
   EXPECT_EQ(attached.severity, Severity::kPass);
-  EXPECT_TRUE(evidence_with(attached, "accept.ev.attached", {{"file", "ibdiagnet.txt"}})) << shown(attached);
-  EXPECT_TRUE(note(attached, "accept.ib.ok", {{"ports", "1"}, {"file", "ibdiagnet.txt"}})) << shown(attached);
+  EXPECT_TRUE(
+      evidence_with(attached, "accept.ev.attached_read", {{"file", "sminfo.txt (sha256 0)"}, {"forms", "sminfo"}}))
+      << shown(attached);
+  EXPECT_TRUE(note(attached, "accept.ib.ok", {{"ports", "1"}, {"files", "sminfo.txt"}})) << shown(attached);
 }
 
 TEST(AcceptTest, HostWithoutInfiniBandPasses) {
@@ -770,6 +779,16 @@ TEST(AcceptTest, IommuOffFails) {
 
 // --- G9 firmware versions -------------------------------------------------------------------------
 
+// `ipmitool mc info | grep Firmware`, attached for firmware.versions.
+Attachment bmc_attachment() {
+  Attachment a;
+  a.check = "firmware.versions";
+  a.file = "bmc.txt";
+  a.sha256 = "0";
+  a.firmware = probe::read_firmware_evidence("Firmware Revision         : 1.23\n");
+  return a;
+}
+
 TEST(AcceptTest, FirmwareVersionsNeedBmcEvidenceThenPass) {
   AcceptInputs in;
   in.nvml = nvml_gpus(2);
@@ -779,7 +798,7 @@ TEST(AcceptTest, FirmwareVersionsNeedBmcEvidenceThenPass) {
   EXPECT_TRUE(note(c, "accept.firmware.needs_attachment")) << shown(c);
   EXPECT_TRUE(evidence_with(c, "accept.ev.vbios", {{"gpu", "GPU 0 (00000000:01:00.0)"}, {"vbios", "92.00.45.00.05"}}))
       << shown(c);
-  in.attached["firmware.versions"] = "bmc.txt";
+  in.attachments = {bmc_attachment()};
   EXPECT_EQ(run(in, "firmware.versions").severity, Severity::kPass);
 }
 
@@ -787,11 +806,13 @@ TEST(AcceptTest, DifferentVbiosOnIdenticalGpusWarns) {
   AcceptInputs in;
   in.nvml = nvml_gpus(2);
   in.nvml->gpus[1].info.vbios = "92.00.36.00.02";
-  in.attached["firmware.versions"] = "bmc.txt";
+  in.attachments = {bmc_attachment()};
   Finding c = run(in, "firmware.versions");
   EXPECT_EQ(c.severity, Severity::kWarn);
-  EXPECT_TRUE(note(c, "accept.firmware.vbios_differ",
-                   {{"model", "NVIDIA A100-SXM4-80GB"}, {"versions", "92.00.36.00.02, 92.00.45.00.05"}}))
+  EXPECT_TRUE(
+      note(c, "accept.firmware.vbios_differ",
+           {{"model", "NVIDIA A100-SXM4-80GB"},
+            {"versions", "92.00.36.00.02 (GPU 1 (00000000:11:00.0)), 92.00.45.00.05 (GPU 0 (00000000:01:00.0))"}}))
       << shown(c);
 }
 

@@ -269,7 +269,10 @@ TEST(HostVerbsTest, SnapshotWithNvmlThenEveryCheckPassesWithItsEvidence) {
   const std::string vbios = write_file(dir, "vbios.rom", "abc");
   const std::string sums =
       write_file(dir, "SHA256SUMS", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad  vbios.rom\n");
-  const std::string ib = write_file(dir, "ibdiagnet.txt", "SM: master lid 1, adaptive routing enabled\n");
+  const std::string ib =
+      write_file(dir, "ibdiagnet.txt",
+                 "sminfo: sm lid 1 sm guid 0x100001, activity count 506 priority 14 state 3 SMINFO_MASTER\n"
+                 "Adaptive Routing is enabled on 3 switches\n");
   const std::string bmc = write_file(dir, "bmc.txt", "Firmware Revision : 1.23\n");
   const std::string evidence = dir + "/evidence";
   auto r = run_gpuplan("accept --root " + archive + " --gpus 8 --soak " + soak + " --load " + load + " --benchmark " +
