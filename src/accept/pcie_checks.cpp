@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <set>
 
 #include "accept/check_helpers.h"
@@ -164,6 +165,9 @@ void judge_shared_uplinks(const AcceptInputs& in, const Catalog& cat, Finding& c
   const probe::PciTopology& pci = in.facts->pci;
   const std::vector<Phrase> fabric = fabric_seen(in);
   bool fabric_noted = false;
+  // (vendor, device) of an unlisted switch → its shared uplinks: one note a part, however many
+  // of it the board carries.
+  std::map<std::pair<std::string, std::string>, std::vector<Phrase>> unlisted;
   for (const PciDevice& b : pci.devices) {
     if (b.kind != PciKind::kBridge || b.root_port || b.upstream.size() % 2 == 0) continue;
     std::vector<const PciDevice*> below;
@@ -201,14 +205,10 @@ void judge_shared_uplinks(const AcceptInputs& in, const Catalog& cat, Finding& c
                              .fact("id", e->id));
     } else if (board == Board::kDesign) {
       escalate(c.severity, Severity::kWarn);
-      problems.push_back(
-          phrase("accept.pcie.unlisted_switch")
-              .fact("who", {who})
-              .fact("uplink", b.current.str())
-              .fact("address", b.address)
-              .fact("vendor", hex4(b.vendor))
-              .fact("device", hex4(b.device))
-              .fact("fabric", fabric.empty() ? std::vector<Phrase>{phrase("accept.pcie.sxm_only")} : fabric));
+      unlisted[{hex4(b.vendor), hex4(b.device)}].push_back(phrase("accept.pcie.uplink_shared")
+                                                              .fact("who", {who})
+                                                              .fact("uplink", b.current.str())
+                                                              .fact("address", b.address));
     } else {
       const double share = up.gbs / sum;
       Phrase effect = std::abs(share - 0.5) < 0.01 ? phrase("accept.pcie.halves")
@@ -227,6 +227,13 @@ void judge_shared_uplinks(const AcceptInputs& in, const Catalog& cat, Finding& c
     if (!fabric_noted) c.evidence.insert(c.evidence.end(), fabric.begin(), fabric.end());
     fabric_noted = true;
   }
+  for (auto& [id, uplinks] : unlisted)
+    problems.push_back(
+        phrase("accept.pcie.unlisted_switch")
+            .fact("uplinks", std::move(uplinks))
+            .fact("vendor", id.first)
+            .fact("device", id.second)
+            .fact("fabric", fabric.empty() ? std::vector<Phrase>{phrase("accept.pcie.sxm_only")} : fabric));
 }
 
 }  // namespace
