@@ -372,6 +372,8 @@ Result<NvlinkStatus> parse_nvlink_status(std::string_view text) {
     if (status.gpus.empty()) return error_at(line_no, got("error.nvlink.gpu_first", line));
     NvlinkStatus::Gpu& g = status.gpus.back();
     if (starts_with(line, "NVML: ") && line.find("all links are inActive") != std::string_view::npos) continue;
+    // Cards with no NVLink at all (newer drivers print this instead of the NVML line): no links.
+    if (starts_with(line, "Device does not have or support Nvlink")) continue;
     if (!starts_with(line, "Link ")) return error_at(line_no, got("error.nvlink.bad_line", line));
     size_t colon = line.find(": ");
     auto index = colon == std::string_view::npos ? std::nullopt : to_int(line.substr(5, colon - 5));

@@ -341,6 +341,22 @@ TEST(ToolsTest, NvlinkStatusPcieCardWithoutLinksHasNone) {
   EXPECT_TRUE(s->gpus[0].links_gbs.empty());
 }
 
+// The line as public captures show it for cards without NVLink (a Quadro RTX 4000 in a public
+// test of an NVLink checker; GeForce RTX 5090 hosts in public benchmark notes), with or without
+// its full stop.
+TEST(ToolsTest, NvlinkStatusCardThatHasNoNvlinkHasNoLinks) {
+  auto s = parse_nvlink_status(
+      "GPU 0: Quadro RTX 4000 with Max-Q Design (UUID: GPU-3193a2da-ea05-d9e8-dd6d-24fa7a760595)\n"
+      "Device does not have or support Nvlink\n"
+      "GPU 1: NVIDIA GeForce RTX 5090 (UUID: GPU-00000000-0000-0000-0000-000000000001)\n"
+      "Device does not have or support Nvlink.\n");
+  ASSERT_TRUE(s.ok()) << s.error().str();
+  ASSERT_EQ(s->gpus.size(), 2u);
+  EXPECT_EQ(s->gpus[1].name, "NVIDIA GeForce RTX 5090");
+  EXPECT_TRUE(s->gpus[0].links_gbs.empty());
+  EXPECT_TRUE(s->gpus[1].links_gbs.empty());
+}
+
 TEST(ToolsTest, NvlinkStatusReadsFractionalSpeeds) {
   auto s = parse_nvlink_status("GPU 0: NVIDIA H100 80GB HBM3 (UUID: GPU-x)\n\t Link 0: 26.562 GB/s\n");
   ASSERT_TRUE(s.ok()) << s.error().str();

@@ -184,7 +184,7 @@ constexpr Words kWords[] = {
   {"cli.help.diagnose",
    "Why is training slow or failing: the troubleshooting checks (S0 §4) from telemetry and host facts; exit 1 on a failure",
    "排查训练变慢或失败的原因：根据遥测数据和主机信息做故障排查（S0 §4）；发现失败项时退出码为 1"},
-  {"cli.help.diagnose.logs", "nvidia-smi CSV / dmon logs or dcgm-exporter scrapes", "nvidia-smi CSV、dmon 日志或 dcgm-exporter 抓取数据"},
+  {"cli.help.diagnose.logs", "nvidia-smi CSV / dmon logs, dcgm-exporter scrapes, or a captured plain nvidia-smi output", "nvidia-smi CSV、dmon 日志、dcgm-exporter 抓取数据，或采集下来的普通 nvidia-smi 输出"},
   {"cli.help.diagnose.sample", "Live: sample NVML for this many seconds first", "在线模式：先对 NVML 采样这么多秒"},
   {"cli.help.diagnose.interval", "Live sampling interval in seconds (default 1)", "在线采样间隔，单位秒（默认 1）"},
   {"cli.help.snapshot", "Save what `accept --root` needs from this host into a .tar.gz",
