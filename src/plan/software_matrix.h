@@ -18,7 +18,7 @@
 
 namespace gpuplan::plan {
 
-// `versions` maps a component (driver, cuda, cudnn, pytorch, tensorflow, cuda-driver) to its
+// `versions` maps a component (driver, cuda, cudnn, nccl, pytorch, tensorflow, cuda-driver) to its
 // version. Returns findings with id software.matrix and variant below_min, not_listed,
 // cuda_driver or cuda_newer_than_driver, in the catalog's row order; none when all is well.
 std::vector<Finding> judge_versions(const std::map<std::string, std::string>& versions, const catalog::Catalog& cat);
