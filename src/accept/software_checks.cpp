@@ -62,15 +62,11 @@ void judge_uniform(const std::map<std::string, std::map<std::string, std::vector
   for (const auto& [model, versions] : by_model) {
     if (versions.size() < 2) continue;
     escalate(c.severity, Severity::kWarn);
-    std::vector<std::string> which;
-    for (const auto& [v, gpus] : versions) {
-      std::string carriers;
-      for (const auto& g : gpus) carriers += (carriers.empty() ? "" : ", ") + g;
-      which.push_back(v + (carriers.empty() ? "" : " (" + carriers + ")"));
-    }
-    c.note(phrase("accept.firmware.vbios_differ")
-               .fact("model", model.empty() ? "?" : model)
-               .fact(list_of("versions", which)));
+    std::vector<Phrase> which;
+    for (const auto& [v, gpus] : versions)
+      which.push_back(gpus.empty() ? phrase("accept.firmware.version").fact("version", v)
+                                   : phrase("accept.firmware.version_on").fact("version", v).fact(list_of("gpus", gpus)));
+    c.note(phrase("accept.firmware.vbios_differ").fact("model", model.empty() ? "?" : model).fact("versions", which));
   }
 }
 

@@ -233,6 +233,8 @@ constexpr Words kWords[] = {
 
   // G9 firmware versions
   {"accept.firmware.vbios_differ", "{model} GPUs carry different VBIOS versions ({versions}): ask the vendor why", "{model} GPU 的 VBIOS 版本不一致（{versions}）：请向厂商问明原因"},
+  {"accept.firmware.version", "{version}", "{version}"},
+  {"accept.firmware.version_on", "{version} ({gpus})", "{version}（{gpus}）"},
   {"accept.firmware.vbios_recorded", "VBIOS of {gpus} GPU(s) recorded", "已记录 {gpus} 块 GPU 的 VBIOS"},
   {"accept.firmware.vbios_needs_nvml", "VBIOS versions need NVML: {why}", "读取 VBIOS 版本需要 NVML：{why}"},
   {"accept.firmware.needs_attachment", "BMC and ME versions and the update path cannot be read from the host: attach `ipmitool mc info` output (BMC firmware), the ME version (e.g. from the BMC web page or `dmidecode`), and the vendor's documented firmware update path with --attach firmware.versions=FILE",
