@@ -32,12 +32,29 @@ probe::SampleProgress sampling_progress() {
   };
 }
 
-// The host the report is about: --host; else, when only logs are diagnosed here (no other
-// --root, no live sampling), the hosts the logs name — not the machine gpuplan runs on; else
-// the gathered host's name.
+// Logs diagnosed where no host is named (no --root, no live sampling, no --nvml live) may come from
+// any server: this machine's PCIe facts, NVML and tools are then left out, so that none of its
+// findings lands in another host's report. `--root /` says the logs are this machine's.
+bool logs_only(const DiagnoseArgs& a) {
+  return !a.logs.empty() && !a.host.root_named && a.sample_seconds == 0 && a.host.nvml != "live";
+}
+
+// The host named by --root, gathered; for logs only, the machine gpuplan runs on, not gathered.
+Result<GatheredHost> open_or_gather(const DiagnoseArgs& a) {
+  if (!logs_only(a)) return gather(a.host);
+  GatheredHost out;
+  auto input = probe::open_host(a.host.root);
+  if (!input) return input.error();
+  out.input = std::move(*input);
+  note(Phrase("cli.diagnose.logs_only"));
+  return out;
+}
+
+// The host the report is about: --host; else, for logs only, the hosts the logs name — not the
+// machine gpuplan runs on; else the gathered host's name.
 std::string report_host(const DiagnoseArgs& a, const GatheredHost& host, const diagnose::DiagnoseInputs& in) {
   if (!a.host.host.empty()) return a.host.host;
-  if (!a.logs.empty() && host.input->live() && a.sample_seconds == 0 && !in.log_hosts.empty()) {
+  if (logs_only(a) && !in.log_hosts.empty()) {
     std::string hosts;
     for (const auto& h : in.log_hosts) hosts += (hosts.empty() ? "" : ", ") + h;
     return hosts;
@@ -49,7 +66,7 @@ int run_diagnose(const Common& common, const DiagnoseArgs& a) {
   Context ctx;
   int rc = kOk;
   if (!make_context(common, ctx, rc, /*html_ok=*/true)) return rc;
-  auto host = gather(a.host);
+  auto host = open_or_gather(a);
   if (!host) return bad_input(host.error());
   // Negated comparisons so that NaN is refused too.
   if (!(a.sample_seconds >= 0 && a.sample_seconds <= 7 * 24 * 3600))

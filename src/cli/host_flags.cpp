@@ -5,7 +5,9 @@
 namespace gpuplan::cli {
 
 void add_host_flags(CLI::App& cmd, HostFlags& flags) {
-  cmd.add_option("--root", flags.root, ui("cli.help.host.root"))->type_name("DIR|SNAPSHOT");
+  cmd.add_option("--root", flags.root, ui("cli.help.host.root"))
+      ->type_name("DIR|SNAPSHOT")
+      ->each([&flags](const std::string&) { flags.root_named = true; });
   // One file an occurrence, so a file never swallows the verb's positional arguments.
   cmd.add_option("--kernel-log", flags.kernel_logs, ui("cli.help.host.kernel_log"))
       ->type_name("FILE")

@@ -15,6 +15,7 @@ namespace gpuplan::cli {
 
 struct HostFlags {
   std::string root = "/";
+  bool root_named = false;               // --root was given (even as "/")
   std::vector<std::string> kernel_logs;  // --kernel-log, repeatable
   std::string nvml = "auto";             // auto (live on /, the snapshot's otherwise), live, snapshot, off
   std::string host;

@@ -160,6 +160,24 @@ TEST(DiagnoseLogsTest, HostFlagNamesTheReportAndTwoLogsNameBoth) {
             "gpu-node-09, gpu-node-31");
 }
 
+// Logs alone may come from any server: the machine gpuplan runs on is not gathered (it says so),
+// so none of its own PCIe or NVML findings can land in the log's report. `--root /` says the logs
+// are this machine's: it is gathered and names the report.
+TEST(DiagnoseLogsTest, LogsAloneLeaveThisMachineOutUnlessRootNamesIt) {
+  const std::string log = log_path("gpu-node-17.csv");
+  auto alone = run_gpuplan("diagnose --format json --lang en " + log);
+  ASSERT_EQ(alone.exit_code, 0) << alone.err;
+  EXPECT_EQ(json::parse(alone.out).at("host"), "gpu-node-17");
+  EXPECT_NE(alone.err.find(report::say(Phrase("cli.diagnose.logs_only"), report::Lang::kEn)), std::string::npos)
+      << alone.err;
+
+  auto here = run_gpuplan("diagnose --root / --nvml off --format json --lang en " + log);
+  ASSERT_EQ(here.exit_code, 0) << here.err;
+  EXPECT_NE(json::parse(here.out).at("host"), "gpu-node-17");
+  EXPECT_EQ(here.err.find(report::say(Phrase("cli.diagnose.logs_only"), report::Lang::kEn)), std::string::npos)
+      << here.err;
+}
+
 TEST(DiagnoseLogsTest, StarvedDmonLogIsJudgedAgainstTheLowestCatalogTdp) {
   // dmon gives no power limit: 150 W is under 0.6 × 300 W (a100-80gb-pcie, the lowest catalog TDP).
   // Two GPUs at 50% and 55%, 52 °C, every 30 s from 01:00:00 to 01:40:00 (81 rounds).

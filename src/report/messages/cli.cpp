@@ -275,6 +275,8 @@ constexpr Words kWords[] = {
                                   "“{spec}”：格式应为 检查项=文件，检查项可选 {checks}"},
   {"cli.accept.wrote_evidence", "wrote {count} files of evidence to {dir} (check them with: cd {dir} && sha256sum -c MANIFEST.sha256)",
                                 "已把 {count} 个证据文件写入 {dir}（校验方法：cd {dir} && sha256sum -c MANIFEST.sha256）"},
+  {"cli.diagnose.logs_only", "Logs only: this machine's PCIe facts, NVML and tools are left out (the logs may come from another server); add --root / if they are this machine's",
+   "仅依据日志：未纳入本机的 PCIe 信息、NVML 和工具输出（日志可能来自其他服务器）；如果日志就是本机的，请加 --root /"},
   {"cli.diagnose.sampling", "sampling NVML: {round}/{rounds}", "正在采样 NVML：{round}/{rounds}"},
   {"cli.snapshot.wrote", "wrote {path} ({entries} entries; kernel log: {kernel_log}; NVML: {nvml})",
                          "已写入 {path}（{entries} 项；内核日志：{kernel_log}；NVML：{nvml}）"},
