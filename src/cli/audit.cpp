@@ -14,7 +14,7 @@ int run_audit(const Common& common, const std::string& file) {
   Context ctx;
   int rc = kOk;
   if (!make_context(common, ctx, rc, /*html_ok=*/true)) return rc;
-  auto quote = plan::read_vendor_quote(file);
+  auto quote = plan::read_vendor_quote(file, ctx.catalog);
   if (!quote) return bad_input(quote.error());
   if (auto parts = plan::check_parts(*quote, ctx.catalog); !parts) return bad_input(parts.error());
   plan::AuditResult result = plan::audit_quote(*quote, ctx.catalog);

@@ -95,7 +95,7 @@ std::optional<Range> catalog_unit_price(const Entry& e, bool monthly) {
 
 const std::vector<std::string>& required_contract_fields() { return kContractFields; }
 
-Result<VendorQuote> parse_vendor_quote(const std::string& text, const std::string& file) {
+Result<VendorQuote> parse_vendor_quote(const std::string& text, const std::string& file, const Catalog&) {
   try {
     return parse(text, file);
   } catch (const ParseFailure& f) {
@@ -103,10 +103,10 @@ Result<VendorQuote> parse_vendor_quote(const std::string& text, const std::strin
   }
 }
 
-Result<VendorQuote> read_vendor_quote(const std::string& path) {
+Result<VendorQuote> read_vendor_quote(const std::string& path, const Catalog& catalog) {
   auto text = read_text_file(path);
   if (!text) return text.error();
-  return parse_vendor_quote(*text, path);
+  return parse_vendor_quote(*text, path, catalog);
 }
 
 Result<void> check_parts(const VendorQuote& q, const Catalog& cat) {

@@ -12,6 +12,7 @@
 #include "core/error.h"
 #include "core/finding.h"
 #include "core/range.h"
+#include "plan/contract_terms.h"
 
 namespace gpuplan::plan {
 
@@ -43,11 +44,13 @@ struct VendorQuote {
   std::optional<double> mttr_h;
   std::optional<std::string> penalty;
   std::vector<std::pair<std::string, std::string>> contract;  // field -> written term
+  ContractTerms terms;  // contract: and service:, typed (plan/contract_terms.h)
   std::vector<std::string> hidden_costs_covered;
 };
 
-Result<VendorQuote> parse_vendor_quote(const std::string& text, const std::string& file);
-Result<VendorQuote> read_vendor_quote(const std::string& path);
+// The catalog resolves a GPU named in words ("NVIDIA A100 80GB SXM4") to its id.
+Result<VendorQuote> parse_vendor_quote(const std::string& text, const std::string& file, const catalog::Catalog& catalog);
+Result<VendorQuote> read_vendor_quote(const std::string& path, const catalog::Catalog& catalog);
 
 struct AuditResult {
   std::string vendor;

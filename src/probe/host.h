@@ -10,6 +10,7 @@
 
 #include "core/error.h"
 #include "probe/host_fs.h"
+#include "probe/inventory.h"
 #include "probe/pci.h"
 
 namespace gpuplan::probe {
@@ -47,6 +48,7 @@ struct HostFacts {
   std::vector<IbPort> ib_ports;
   std::vector<NvmeController> nvme;
   std::optional<DriverVersion> driver;
+  Inventory inventory;  // CPU, memory, disks, NICs (probe/inventory.h)
 };
 
 Result<HostFacts> probe_host(const HostFs& fs);

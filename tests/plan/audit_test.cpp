@@ -33,7 +33,7 @@ std::string quote_yaml(const std::string& lines, const std::string& rest = kServ
 }
 
 VendorQuote parse_ok(const std::string& yaml) {
-  auto q = parse_vendor_quote(yaml, "q.yaml");
+  auto q = parse_vendor_quote(yaml, "q.yaml", default_catalog());
   if (!q) {
     ADD_FAILURE() << q.error().str();
     return {};
@@ -62,7 +62,7 @@ std::string gpu_line(const std::string& price) {
 // --- The shipped examples -------------------------------------------------------------------
 
 TEST(AuditTest, PaddedExampleFlagsThePaddedLinesAndFails) {
-  auto q = read_vendor_quote(source_path("examples/vendor-quote-padded.yaml"));
+  auto q = read_vendor_quote(source_path("examples/vendor-quote-padded.yaml"), default_catalog());
   ASSERT_TRUE(q) << q.error().str();
   AuditResult a = audit_quote(*q, default_catalog());
   EXPECT_TRUE(a.failed());
@@ -127,7 +127,7 @@ TEST(AuditTest, PaddedExampleFlagsThePaddedLinesAndFails) {
 }
 
 TEST(AuditTest, CleanExamplePasses) {
-  auto q = read_vendor_quote(source_path("examples/vendor-quote-clean.yaml"));
+  auto q = read_vendor_quote(source_path("examples/vendor-quote-clean.yaml"), default_catalog());
   ASSERT_TRUE(q) << q.error().str();
   AuditResult a = audit_quote(*q, default_catalog());
   EXPECT_FALSE(a.failed());
@@ -304,7 +304,7 @@ TEST(AuditTest, MonthlyLicenceIsJudgedAgainstATwelfthOfTheYearlyPrice) {
 // --- Bad input ------------------------------------------------------------------------------
 
 TEST(AuditTest, MissingGpusIsAnErrorNamingTheField) {
-  auto q = parse_vendor_quote("vendor: V\nlines:\n  - {item: x, unit_price: 1}\n", "q.yaml");
+  auto q = parse_vendor_quote("vendor: V\nlines:\n  - {item: x, unit_price: 1}\n", "q.yaml", default_catalog());
   ASSERT_FALSE(q);
   EXPECT_EQ(q.error().file, "q.yaml");
   EXPECT_EQ(q.error().line, 1);  // the document's mapping starts on line 1
@@ -312,7 +312,7 @@ TEST(AuditTest, MissingGpusIsAnErrorNamingTheField) {
 }
 
 TEST(AuditTest, NegativeUnitPriceIsAnErrorWithItsLine) {
-  auto q = parse_vendor_quote("vendor: V\ngpus: 8\nlines:\n  - {item: x, unit_price: -5}\n", "q.yaml");
+  auto q = parse_vendor_quote("vendor: V\ngpus: 8\nlines:\n  - {item: x, unit_price: -5}\n", "q.yaml", default_catalog());
   ASSERT_FALSE(q);
   EXPECT_EQ(q.error().file, "q.yaml");
   EXPECT_EQ(q.error().line, 4);
@@ -322,7 +322,7 @@ TEST(AuditTest, NegativeUnitPriceIsAnErrorWithItsLine) {
 
 TEST(AuditTest, UnknownPeriodIsAnErrorWithItsLine) {
   auto q = parse_vendor_quote("vendor: V\ngpus: 8\nlines:\n  - {item: x, unit_price: 1}\n  - {item: y, unit_price: 2, period: weekly}\n",
-                              "q.yaml");
+                              "q.yaml", default_catalog());
   ASSERT_FALSE(q);
   EXPECT_EQ(q.error().line, 5);
   EXPECT_EQ(q.error().field, "lines[1].period");
@@ -330,7 +330,7 @@ TEST(AuditTest, UnknownPeriodIsAnErrorWithItsLine) {
 }
 
 TEST(AuditTest, UnknownKeyIsAnErrorSuggestingTheNearest) {
-  auto q = parse_vendor_quote("vendor: V\ngpus: 8\nlines:\n  - {item: x, unit_price: 1}\nservice:\n  mtr_h: 4\n", "q.yaml");
+  auto q = parse_vendor_quote("vendor: V\ngpus: 8\nlines:\n  - {item: x, unit_price: 1}\nservice:\n  mtr_h: 4\n", "q.yaml", default_catalog());
   ASSERT_FALSE(q);
   EXPECT_EQ(q.error().file, "q.yaml");
   EXPECT_EQ(q.error().line, 6);

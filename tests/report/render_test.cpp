@@ -40,7 +40,7 @@ plan::Quote training_quote() {
 }
 
 plan::AuditResult audit_of(const std::string& example) {
-  auto q = plan::read_vendor_quote(source_path("examples/" + example));
+  auto q = plan::read_vendor_quote(source_path("examples/" + example), default_catalog());
   EXPECT_TRUE(q);
   return q ? plan::audit_quote(*q, default_catalog()) : plan::AuditResult{};
 }

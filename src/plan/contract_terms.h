@@ -1,0 +1,108 @@
+// The contract and service terms of a vendor quote, typed (issue 13): what each term says, read
+// from the structured YAML form (`rack: {current_a: 32, voltage_v: 220}`) or from the free text
+// buyers and vendors actually write, in English or Chinese ("32 A at 220 V", "32安 220V",
+// "100 Mbps fixed + 10 TB/month", "按流量计费", ">= 1,850 images/s per GPU", "每卡 ≥1850").
+// Both forms give the same typed values. The audit (plan/contract_audit.h) judges them against
+// the catalog and the quote's own lines; `accept --contract` takes the delivery thresholds and
+// the bill of materials from them.
+//
+// A caller may rely on: every term present in the quote is in `written` under its field name
+// (below), with its text as written and its line; a term present whose wording gpuplan could not
+// read keeps its typed value empty and its field is listed in `unparsed` (the audit warns and
+// quotes it), never a guessed value. A structured value of the wrong type or unit is a parse
+// Error naming file, line and field.
+//
+// Field names (the keys of `written`, and the YAML keys of the structured form under
+// `contract:`; the older free-text keys are read as the same field):
+//   gpu               {model: <catalog gpu id>, count}          (also `gpu_model`)
+//   driver            "535.104.05"                              (also `driver_version`)
+//   cuda              "12.1"                                    (also `cuda_version`)
+//   rack              {current_a, voltage_v}                    (also `rack_current`)
+//   public_bandwidth  {mbps, billing: fixed|metered, traffic_tb_month}
+//   internal_network  {kind: ethernet|infiniband, gbps, ports}  (also `internal_bandwidth`)
+//   performance       {benchmark: resnet50-train, batch, min_images_per_gpu}  (also `performance_clause`)
+//   reboot_sla_min    15                                        (also `reboot_sla`)
+//   installation      free text (written down is what matters)
+// and under the quote's top-level `service:` (fields "service.response_h", "service.mttr_h",
+// "service.penalty", "service.hours"):
+//   response_h (also `response_time_h`), mttr_h, penalty, hours: 7x24|5x8
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gpuplan::plan {
+
+// A term as the quote writes it.
+struct WrittenTerm {
+  std::string text;  // the scalar as written; a structured value is rendered "key: value, …"
+  int line = 0;
+};
+
+struct GpuTerm {
+  std::string model;         // catalog gpu id; "" when the wording names no GPU the catalog knows
+  std::optional<int> count;  // per server
+};
+
+struct RackTerm {
+  double current_a = 0;
+  std::optional<double> voltage_v;  // unset when the term names only the current
+};
+
+enum class Billing { kFixed, kMetered };
+
+struct PublicBandwidthTerm {
+  std::optional<double> mbps;
+  std::optional<Billing> billing;
+  std::optional<double> traffic_tb_month;  // the traffic package, or the stated monthly volume
+};
+
+enum class NetworkKind { kEthernet, kInfiniband };
+
+struct InternalNetworkTerm {
+  std::optional<NetworkKind> kind;
+  double gbps = 0;           // per port
+  std::optional<int> ports;  // per server
+};
+
+struct PerformanceTerm {
+  std::string benchmark = "resnet50-train";
+  std::optional<int> batch;
+  double min_images_per_gpu = 0;  // a clause stated for the whole server is divided by its GPUs
+};
+
+struct PenaltyTerm {
+  bool none = false;        // written as empty, "none", "无", "n/a", "-"
+  bool has_amount = false;  // names an amount: a percentage, a sum of money, days of fee
+};
+
+enum class ServiceHours { k7x24, k5x8 };
+
+struct ServiceTerms {
+  std::optional<double> response_h;
+  std::optional<double> mttr_h;
+  std::optional<PenaltyTerm> penalty;
+  std::optional<ServiceHours> hours;
+};
+
+struct ContractTerms {
+  std::optional<GpuTerm> gpu;
+  std::optional<std::string> driver;  // a version: "535.104.05", "535"
+  std::optional<std::string> cuda;    // "12.1"
+  std::optional<RackTerm> rack;
+  std::optional<PublicBandwidthTerm> public_bandwidth;
+  std::optional<InternalNetworkTerm> internal_network;
+  std::optional<PerformanceTerm> performance;
+  std::optional<double> reboot_sla_min;
+  std::optional<std::string> installation;
+  ServiceTerms service;
+
+  std::map<std::string, WrittenTerm> written;  // field name → as written, for every term present
+  std::vector<std::string> unparsed;           // fields written in words gpuplan could not read
+
+  bool has(const std::string& field) const { return written.count(field) != 0; }
+};
+
+}  // namespace gpuplan::plan
