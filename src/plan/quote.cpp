@@ -51,15 +51,35 @@ Range disk_price(const catalog::Entry& disk, int count) {
   return disk.range("buy_per_tb") * (disk.number("capacity_tb") * multiplier * count);
 }
 
+bool add_part_power(PowerBudget& p, const catalog::Entry& part, double count) {
+  struct Share {
+    const char* kind;
+    const char* field;
+    double PowerBudget::*watts;
+  };
+  static constexpr Share kShares[] = {
+      {"gpu", "tdp_w", &PowerBudget::gpus_w},        {"cpu", "tdp_w", &PowerBudget::cpus_w},
+      {"memory", "power_w", &PowerBudget::memory_w}, {"disk", "power_w", &PowerBudget::disks_w},
+      {"nic", "power_w", &PowerBudget::nics_w},      {"platform", "base_power_w", &PowerBudget::platform_w}};
+  for (const Share& s : kShares) {
+    if (part.kind != s.kind) continue;
+    const std::optional<double> w = part.opt_number(s.field);
+    if (!w) return false;
+    p.*s.watts += count * *w;
+    return true;
+  }
+  return false;
+}
+
 PowerBudget node_power(const ServerConfig& c, const catalog::Catalog& cat) {
   PowerBudget p;
-  p.gpus_w = c.gpus * cat.find("gpu", c.gpu)->number("tdp_w");
-  p.cpus_w = c.cpu_sockets * cat.find("cpu", c.cpu)->number("tdp_w");
-  p.memory_w = c.memory.count * cat.find("memory", c.memory.part)->number("power_w");
-  p.disks_w = c.system_disk.count * cat.find("disk", c.system_disk.part)->number("power_w") +
-              c.data_disk.count * cat.find("disk", c.data_disk.part)->number("power_w");
-  for (const auto& n : c.nics) p.nics_w += n.count * cat.find("nic", n.part)->number("power_w");
-  p.platform_w = cat.find("platform", c.platform)->number("base_power_w");
+  add_part_power(p, *cat.find("gpu", c.gpu), c.gpus);
+  add_part_power(p, *cat.find("cpu", c.cpu), c.cpu_sockets);
+  add_part_power(p, *cat.find("memory", c.memory.part), c.memory.count);
+  add_part_power(p, *cat.find("disk", c.system_disk.part), c.system_disk.count);
+  add_part_power(p, *cat.find("disk", c.data_disk.part), c.data_disk.count);
+  for (const auto& n : c.nics) add_part_power(p, *cat.find("nic", n.part), n.count);
+  add_part_power(p, *cat.find("platform", c.platform), 1);
   return p;
 }
 

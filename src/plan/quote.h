@@ -74,6 +74,12 @@ Quote build_quote(const ServerConfig& config, const catalog::Catalog& catalog);
 // Peak draw of one node from its parts' data-sheet power.
 PowerBudget node_power(const ServerConfig& config, const catalog::Catalog& catalog);
 
+// Adds `count` units of catalog part `part` to the share of `budget` its kind belongs to, at its
+// data-sheet figure: tdp_w of a gpu or cpu, power_w of memory, a disk or a NIC, base_power_w of a
+// platform. The one per-part power model, shared by node_power and the audit's contract.rack.
+// Returns false, adding nothing, for a part of another kind or one without its figure.
+bool add_part_power(PowerBudget& budget, const catalog::Entry& part, double count);
+
 // The price of `count` disks of catalog entry `disk` (capacity x per-TB price x endurance).
 Range disk_price(const catalog::Entry& disk, int count);
 
