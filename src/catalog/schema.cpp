@@ -26,7 +26,9 @@ const std::vector<KindSchema> kKinds = {
       {"buy", T::kRange, true},
       {"family", T::kString, true},
       // PCI vendor:device ids of the part ("10de:20b2"), how acceptance tells SXM from PCIe on the bus.
-      {"pci_ids", T::kStringList, false}}},
+      {"pci_ids", T::kStringList, false},
+      // ResNet-50 training images/s per GPU a performance clause should promise (contract.performance).
+      {"resnet50_images_per_s", T::kNumber, false}}},
     {"platform",
      "Chassis and board for 1, 4 or 8 GPUs, with the parts it ships with by default",
      {{"max_gpus", T::kNumber, true},
@@ -112,13 +114,22 @@ const std::vector<KindSchema> kKinds = {
      {{"rent_monthly", T::kRange, true}}},
     {"licence",
      "Software licence priced per GPU per year",
-     {{"per_gpu_year", T::kRange, true}, {"version", T::kString, false}}},
+     {{"per_gpu_year", T::kRange, true},
+      {"version", T::kString, false},
+      // The oldest release still supported, as a version ("4") and as the year it came out, for
+      // licences a quote names by year ("AI Enterprise 2022"); the audit's contract.licence.
+      {"supported_from", T::kString, false},
+      {"supported_from_year", T::kNumber, false},
+      // Modules LLM inference needs from this licence ([S1 §3]: TensorRT-LLM).
+      {"llm_inference_modules", T::kStringList, false}}},
     {"support",
      "Hardware support tier; per_year is the extra over basic",
      {{"per_year", T::kRange, true},
       {"response_h", T::kNumber, true},
       {"fix_h", T::kNumber, true},
-      {"downtime_h_per_year", T::kNumber, false}}},
+      {"downtime_h_per_year", T::kNumber, false},
+      // The hours the tier answers in; the audit warns when a contract writes fewer.
+      {"hours", T::kEnum, false, "7x24|5x8"}}},
     {"cluster_manager",
      "Cluster manager: licence for a number of nodes and years, or staff weeks to set up",
      {{"licence", T::kRange, false},
