@@ -5,6 +5,7 @@
 #include "core/money.h"
 #include "core/text.h"
 #include "core/yaml_reader.h"
+#include "plan/contract_audit.h"
 #include "plan/quote.h"
 
 namespace gpuplan::plan {
@@ -215,6 +216,7 @@ AuditResult audit_quote(const VendorQuote& q, const Catalog& cat) {
     const char* source = field == "installation" ? "S0 §5; S1 §2" : field == "performance_clause" ? "S0 §5; S1 §5 #10" : "S0 §5";
     if (!written) a.findings.push_back(make_finding("contract." + field, Severity::kFail, "", source));
   }
+  judge_contract_terms(q, cat, a.findings);
   std::stable_sort(a.findings.begin(), a.findings.end(), [](const Finding& x, const Finding& y) { return weighs_more(x.severity, y.severity); });
   return a;
 }
