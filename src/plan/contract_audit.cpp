@@ -208,25 +208,29 @@ void judge_licences(const VendorQuote& q, const Catalog& cat, std::vector<Findin
     bool old = false;
     if (is_year(v) && entry->has("supported_from_year"))
       old = std::stod(v) < entry->number("supported_from_year");
-    else if (!is_year(v) && entry->has("supported_from") && std::isdigit(static_cast<unsigned char>(v.front())))
+    else if (!v.empty() && !is_year(v) && entry->has("supported_from") &&
+             std::isdigit(static_cast<unsigned char>(v.front())))
       old = compare_versions(v, entry->text("supported_from")) < 0;
-    if (old) {
-      Finding f = make_finding("contract.licence", Severity::kWarn, "old_release", source);
-      f.fact("term", as_written)
-          .fact("at", q.file)
-          .fact("supported_from", entry->text("supported_from"))
-          .fact("year", std::to_string(static_cast<int>(entry->opt_number("supported_from_year").value_or(0))));
-      out.push_back(std::move(f));
-    }
-    if (l.modules.empty()) continue;  // audit.licence already warns
     std::vector<std::string> missing;
     for (const std::string& needed : entry->list("llm_inference_modules"))
       if (std::none_of(l.modules.begin(), l.modules.end(),
                        [&](const std::string& m) { return folded(m) == folded(needed); }))
         missing.push_back(needed);
-    if (missing.empty()) continue;
-    Finding f = make_finding("contract.licence", Severity::kWarn, "missing_module", source);
-    f.fact("term", as_written).fact("at", q.file).fact(list_of("modules", l.modules)).fact(list_of("missing", missing));
+    if (l.modules.empty()) missing.clear();  // no modules at all: audit.licence already warns
+    if (!old && missing.empty()) continue;
+    // One finding per licence: an old release that also lacks a module says so in a note.
+    Finding f = make_finding("contract.licence", Severity::kWarn, old ? "old_release" : "missing_module", source);
+    f.fact("term", as_written).fact("at", q.file);
+    if (old) {
+      f.fact("supported_from", entry->text("supported_from"))
+          .fact("year", std::to_string(static_cast<int>(entry->opt_number("supported_from_year").value_or(0))));
+      if (!missing.empty())
+        f.note(Phrase("contract.note.licence_missing")
+                   .fact(list_of("modules", l.modules))
+                   .fact(list_of("missing", missing)));
+    } else {
+      f.fact(list_of("modules", l.modules)).fact(list_of("missing", missing));
+    }
     out.push_back(std::move(f));
   }
 }

@@ -270,6 +270,8 @@ constexpr Words kWords[] = {
    "它也跑不了 CUDA {cuda}：CUDA {major}.x 需要 {min_driver} 或更新的驱动。"},
   {"contract.note.rack_voltage", "The contract gives no voltage: judged at {volts} V ({source}).",
    "合同没有写电压：按 {volts} V 核算（{source}）。"},
+  {"contract.note.licence_missing", "It lists {modules}, without {missing}, which LLM inference needs.",
+   "它列出 {modules}，不含大模型推理所需的 {missing}。"},
   {"contract.note.not_counted", "Not counted in the peak (no catalog power figure): {items}.",
    "以下各项未计入峰值功耗（目录没有功耗数据）：{items}。"},
   {"recommend.mode.buy", "purchase", "采购"},
