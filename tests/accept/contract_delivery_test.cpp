@@ -201,6 +201,48 @@ TEST(ContractDelivery, FewerOrSmallerGpusFail) {
             "below the contract: the vendor delivers the contracted part");
 }
 
+TEST(ContractDelivery, CpuModelAndSocketsAgainstTheLine) {
+  probe::HostFacts h = clean_host();
+  // EPYC 7453: 28 cores against the contract's 64-core 7763, ranked lower by the catalog.
+  h.inventory.cpu = {"AMD EPYC 7453 28-Core Processor", 2, 112};
+  Finding c = delivery(delivered(h));
+  EXPECT_EQ(c.severity, Severity::kFail);
+  EXPECT_EQ(notes_en(c)[1],
+            "\"AMD EPYC 7763\" × 2 (vendor-quote-clean.yaml:12): delivered 2 × \"AMD EPYC 7453 28-Core Processor\", "
+            "below the contract: the vendor delivers the contracted part");
+  // A model the catalog does not know: a person compares it.
+  h.inventory.cpu = {"AMD EPYC 9654 96-Core Processor", 2, 384};
+  c = delivery(delivered(h));
+  EXPECT_EQ(c.severity, Severity::kWarn);
+  EXPECT_NE(notes_en(c)[1].find("a part the catalog cannot rank"), std::string::npos);
+  // The right model on one socket: fewer than the line's 2.
+  h.inventory.cpu = {"AMD EPYC 7763 64-Core Processor", 1, 128};
+  EXPECT_EQ(delivery(delivered(h)).severity, Severity::kFail);
+}
+
+TEST(ContractDelivery, InfinibandPortsAndRates) {
+  AcceptInputs in = delivered(clean_host());
+  in.contract->lines.push_back({"HDR 200G HCA", "ib-hdr-200g", 2, {}, false, false, 40});
+  // No InfiniBand port read: needs evidence for that line.
+  Finding c = delivery(in);
+  EXPECT_EQ(c.severity, Severity::kNeedsEvidence);
+  EXPECT_NE(notes_en(c)[5].find("no InfiniBand port was read from /sys/class/infiniband"), std::string::npos);
+  probe::IbPort port{"mlx5_0", 1, "4: ACTIVE", "5: LinkUp", "200 Gb/sec (4X HDR)", "InfiniBand", "0000:4b:00.0"};
+  in.facts->ib_ports = {port, port};
+  in.facts->ib_ports[1].device = "mlx5_1";
+  EXPECT_EQ(delivery(in).severity, Severity::kPass);
+  // One port linked at EDR 100 Gb/s: the part is there, the link is slow.
+  in.facts->ib_ports[1].rate = "100 Gb/sec (4X EDR)";
+  c = delivery(in);
+  EXPECT_EQ(c.severity, Severity::kWarn);
+  EXPECT_EQ(notes_en(c)[5],
+            "\"HDR 200G HCA\" × 2 (vendor-quote-clean.yaml:40): 2 InfiniBand port(s) (1 below 200 Gb/s, 0 without "
+            "link), slower than the part: check the cable, transceiver and switch port");
+  // One HCA for two: fewer ports than the contract.
+  in.facts->ib_ports.resize(1);
+  EXPECT_EQ(delivery(in).severity, Severity::kFail);
+}
+
 TEST(ContractDelivery, ExtraOrLargerPartsWarn) {
   probe::HostFacts h = clean_host();
   h.inventory.disks.push_back(nvme(4, k384Bytes));
