@@ -16,6 +16,7 @@ struct CheckDef {
   const char* id;
   const char* source;  // references in docs/sources.md
   void (*run)(const AcceptInputs&, const Catalog&, Finding&);
+  bool contract_only = false;  // runs (and appears) only when a contract is given
 };
 
 // The acceptance checks, in report order (accept.h promises this order). Their titles are the
@@ -36,6 +37,7 @@ const CheckDef kChecks[] = {
     {"xid", "nvidia-xid; S1 §5 #3", check_xid},
     {"ecc", "nvidia-page-retirement; S1 §5 #12", check_ecc},
     {"gpu.count", "S1 §5", check_gpu_count},
+    {"contract.delivery", "S1 §5", check_contract_delivery, true},
 };
 
 }  // namespace
@@ -65,6 +67,7 @@ AcceptReport run_acceptance(const AcceptInputs& in, const Catalog& catalog) {
   AcceptReport report;
   report.host = !in.host.empty() ? in.host : in.facts ? in.facts->hostname : "";
   for (const CheckDef& def : kChecks) {
+    if (def.contract_only && !in.contract) continue;
     Finding c = make_finding(def.id, Severity::kNeedsEvidence, "", def.source);
     def.run(in, catalog, c);
     note_unread_attachments(in, c);  // files a person must judge say so; they never make a pass

@@ -7,11 +7,15 @@
 // fail, needs-evidence); its notes say what it saw and its evidence what it rests on, as
 // phrases (report/messages words them). Every check id below appears exactly once in a report,
 // in this order: soak, pcie.topology, pcie.aer, infiniband, versions, load, pcie.aspm, iommu,
-// firmware.versions, performance, firmware.hashes, health.archive, xid, ecc, gpu.count. A check
-// whose input is missing is needs-evidence and names the input (flag or snapshot file) that
+// firmware.versions, performance, firmware.hashes, health.archive, xid, ecc, gpu.count, and
+// last contract.delivery, which appears only when a contract is given (`--contract`: without
+// one a report is as before). A check whose input is missing is needs-evidence and names the input (flag or snapshot file) that
 // would let it run. The report's verdict follows from the checks alone (see Verdict).
 // Thresholds come from the catalog (kind threshold, ids accept.*); nothing is judged from a
-// number typed in C++. The sample-log summaries (accept/log_summary.h) and the parsers for the
+// number typed in C++. With a contract, its terms replace the catalog's where it states them:
+// the performance clause's images/s per GPU (performance), and the driver and CUDA versions
+// (versions: a delivered driver older than the contract's fails, a newer one warns; the
+// contract's CUDA is judged as a declared --cuda when none is declared). The sample-log summaries (accept/log_summary.h) and the parsers for the
 // buyer's files (accept/buyer_files.h) that fill AcceptInputs come with this header.
 #pragma once
 
@@ -26,6 +30,7 @@
 #include "catalog/catalog.h"
 #include "core/finding.h"
 #include "nvml/nvml.h"
+#include "plan/audit.h"
 #include "probe/attached_tools.h"
 #include "probe/host.h"
 #include "probe/kernel_log.h"
@@ -91,6 +96,9 @@ struct AcceptInputs {
   std::map<std::string, std::string> versions;  // user-declared: "cuda" → "12.2", "nccl" → "2.18.3"
   std::vector<Attachment> attachments;  // --attach CHECK=FILE, in the order given (G4, G9)
   std::optional<int> expected_gpus;              // --gpus; else every GPU NVML or PCI shows must be there
+  // --contract: the vendor quote the server was bought on (its lines are the bill of materials,
+  // its terms the thresholds); nullopt: the catalog's defaults, and no contract.delivery check.
+  std::optional<plan::VendorQuote> contract;
 };
 
 AcceptReport run_acceptance(const AcceptInputs& in, const catalog::Catalog& catalog);

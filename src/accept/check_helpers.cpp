@@ -108,4 +108,12 @@ std::string base_name(std::string_view path) {
   return std::string(slash == std::string_view::npos ? path : path.substr(slash + 1));
 }
 
+Phrase contract_term_note(const char* key, const plan::VendorQuote& contract, const std::string& field) {
+  const auto it = contract.terms.written.find(field);
+  const bool written = it != contract.terms.written.end();
+  return phrase(key)
+      .fact("text", written ? it->second.text : "—")
+      .fact("where", contract.file + (written ? ":" + std::to_string(it->second.line) : ""));
+}
+
 }  // namespace gpuplan::accept::detail

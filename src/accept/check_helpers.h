@@ -47,6 +47,10 @@ std::vector<const PciDevice*> pci_gpus(const AcceptInputs& in);
 // "GPU 3 (0000:05:00.0)": how NVML facts name a GPU.
 std::string nvml_gpu(const nvml::GpuFacts& g);
 
+// A phrase `key` quoting the contract's term `field` as written, with its file:line (facts
+// "text", "where").
+Phrase contract_term_note(const char* key, const plan::VendorQuote& contract, const std::string& field);
+
 // The file name of a path (after its last '/' or '\'): the name a checksum list and a firmware
 // image are matched by.
 std::string base_name(std::string_view path);

@@ -30,6 +30,9 @@ void check_gpu_count(const AcceptInputs& in, const catalog::Catalog& cat, Findin
 // infiniband_check.cpp
 void check_infiniband(const AcceptInputs& in, const catalog::Catalog& cat, Finding& c);
 
+// contract_delivery.cpp
+void check_contract_delivery(const AcceptInputs& in, const catalog::Catalog& cat, Finding& c);
+
 // software_checks.cpp
 void check_versions(const AcceptInputs& in, const catalog::Catalog& cat, Finding& c);
 void check_firmware_versions(const AcceptInputs& in, const catalog::Catalog& cat, Finding& c);

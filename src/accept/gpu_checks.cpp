@@ -45,7 +45,13 @@ void check_performance(const AcceptInputs& in, const Catalog& cat, Finding& c) {
   const std::optional<BenchmarkScope> scope = in.benchmark_scope ? in.benchmark_scope : f.scope;
   if (!scope) return needs(c, phrase("accept.performance.no_scope").fact("images", figure(f.images_per_s)));
   const Phrase scope_from = stated_by(in.benchmark_scope.has_value(), "--benchmark-scope", f.line);
-  const double min = cat.threshold("accept.performance.min_images_per_s_per_gpu");
+  // The contract's clause, when it states one, is the buyer's threshold; else the catalog's.
+  const plan::PerformanceTerm* clause =
+      in.contract && in.contract->terms.performance && in.contract->terms.performance->min_images_per_gpu > 0
+          ? &*in.contract->terms.performance
+          : nullptr;
+  const double min =
+      clause ? clause->min_images_per_gpu : cat.threshold("accept.performance.min_images_per_s_per_gpu");
   double per_gpu = f.images_per_s;
   Phrase how = phrase("accept.performance.per_gpu_figure")
                    .fact("images", figure(f.images_per_s))
@@ -70,6 +76,7 @@ void check_performance(const AcceptInputs& in, const Catalog& cat, Finding& c) {
              .fact("how", std::vector<Phrase>{how})
              .fact("per_gpu", figure(per_gpu))
              .fact("min", num(min)));
+  if (clause) c.note(contract_term_note("accept.performance.contract_min", *in.contract, "performance").fact("min", num(min)));
 }
 
 // Xid -------------------------------------------------------------------------------------------

@@ -22,6 +22,9 @@ struct LogSummariser::Acc {
 namespace {
 
 constexpr int64_t kIntervalStepMs = 10;
+// Seconds of power readings kept open for GPUs whose lines come later (readers interleave GPUs
+// within a sampling round; a round never spans this many seconds).
+constexpr size_t kOpenPowerSeconds = 16;
 
 // The lower middle value of a count of each value.
 std::optional<int64_t> lower_median(const std::map<int64_t, int64_t>& counts) {
@@ -34,6 +37,14 @@ std::optional<int64_t> lower_median(const std::map<int64_t, int64_t>& counts) {
     if (seen > (n - 1) / 2) return value;
   }
   return std::nullopt;
+}
+
+// Closes one second of power readings into the peak: the sum over its GPUs.
+void close_power_second(const std::pair<const int64_t, std::map<uint32_t, double>>& second,
+                        std::optional<PowerPeak>& peak) {
+  double sum = 0;
+  for (const auto& [gpu, watts] : second.second) sum += watts;
+  if (!peak || sum > peak->watts) peak = PowerPeak{sum, static_cast<int>(second.second.size()), second.first * 1000};
 }
 
 }  // namespace
@@ -65,7 +76,16 @@ void LogSummariser::add(const telemetry::Sample& x) {
   a.prev_ms = x.time_ms;
   s.first_ms = std::min(s.first_ms, x.time_ms);
   s.last_ms = std::max(s.last_ms, x.time_ms);
-  if (x.power_w) ++s.power_samples;
+  if (x.power_w) {
+    ++s.power_samples;
+    const int64_t second = x.time_ms >= 0 ? x.time_ms / 1000 : (x.time_ms - 999) / 1000;
+    double& w = open_power_[second][x.gpu];
+    w = std::max(w, static_cast<double>(*x.power_w));
+    if (open_power_.size() > kOpenPowerSeconds) {
+      close_power_second(*open_power_.begin(), peak_power_);
+      open_power_.erase(open_power_.begin());
+    }
+  }
   if (x.temperature_c) {
     double t = *x.temperature_c;
     if (!s.max_temperature_c || t > *s.max_temperature_c) {
@@ -122,6 +142,8 @@ LogSummary LogSummariser::finish(const telemetry::GpuRegistry& gpus, const telem
   LogSummary out;
   out.file = file_;
   out.stats = stats;
+  out.peak_power = peak_power_;
+  for (const auto& second : open_power_) close_power_second(second, out.peak_power);
   for (size_t i = 0; i < acc_.size(); ++i) {
     const Acc& a = acc_[i];
     if (!a.seen) continue;

@@ -50,10 +50,20 @@ struct GpuLogSummary {
   std::optional<int64_t> ecc_corrected_first_rise_ms, ecc_uncorrected_first_rise_ms;
 };
 
+// The most power the GPUs drew together: the sum over the GPUs sampled in one second of the log
+// (a GPU sampled more than once in that second counts once, at its highest reading). GPU power
+// only: the log does not see the CPUs, fans and disks, so it understates the server.
+struct PowerPeak {
+  double watts = 0;
+  int gpus = 0;  // GPUs with a power reading in that second
+  int64_t time_ms = 0;  // the second's start
+};
+
 struct LogSummary {
   std::string file;
   telemetry::ReadStats stats;
   std::vector<GpuLogSummary> gpus;
+  std::optional<PowerPeak> peak_power;  // nullopt when no sample had power
   // The hours the log covers: from the earliest to the latest sample over all GPUs, plus the
   // median of the GPUs' median intervals (the lower middle one).
   double hours() const;
@@ -72,6 +82,10 @@ class LogSummariser : public telemetry::SampleSink {
   std::string file_;
   double min_utilization_pct_, max_temperature_c_;
   std::vector<Acc> acc_;
+  // Power per GPU in the seconds still open (second → GPU → its highest reading): a reader may
+  // interleave GPUs, so the last few seconds stay open and older ones are closed into the peak.
+  std::map<int64_t, std::map<uint32_t, double>> open_power_;
+  std::optional<PowerPeak> peak_power_;
 };
 // Reads a log through the telemetry readers and summarises it.
 Result<LogSummary> summarise_log(const std::string& path, const catalog::Catalog& catalog,

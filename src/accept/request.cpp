@@ -48,6 +48,7 @@ class Preparation {
     if (!request_.cuda.empty()) in.versions["cuda"] = request_.cuda;
     if (!request_.nccl.empty()) in.versions["nccl"] = request_.nccl;
     if (auto step = read_attachments(); !step) return step.error();
+    if (auto step = read_contract(); !step) return step.error();
     in.expected_gpus = request_.expected_gpus;
     return std::move(out_);
   }
@@ -178,6 +179,18 @@ class Preparation {
     return {};
   }
 
+  // The contract, read and its parts checked as `gpuplan audit` reads them; the file goes into
+  // the evidence, so the terms the checks quote can be read beside what was found.
+  Result<void> read_contract() {
+    if (request_.contract.empty()) return {};
+    auto quote = plan::read_vendor_quote(request_.contract, catalog_);
+    if (!quote) return quote.error();
+    if (auto parts = plan::check_parts(*quote, catalog_); !parts) return parts.error();
+    out_.inputs.contract = std::move(*quote);
+    keep("inputs/contract-" + base_name(request_.contract), request_.contract);
+    return {};
+  }
+
   Result<void> read_attachments() {
     const auto& allowed = attachable_checks();
     for (const auto& spec : request_.attach) {
@@ -221,8 +234,8 @@ class Preparation {
 }  // namespace
 
 const std::vector<std::string>& attachable_checks() {
-  static const std::vector<std::string> checks = {"infiniband",  "firmware.versions", "soak",          "load",
-                                                  "performance", "versions",          "health.archive"};
+  static const std::vector<std::string> checks = {"infiniband",  "firmware.versions", "soak",           "load",
+                                                  "performance", "versions",          "health.archive", "contract.delivery"};
   return checks;
 }
 

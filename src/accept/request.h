@@ -4,7 +4,7 @@
 // rest on.
 //
 // A caller may rely on: a named file that is missing or does not parse is an Error naming the
-// file, line and flag; a host capture that does not parse is left out with a note (the evidence
+// file, line and flag (a contract naming a part the catalog lacks too, as `gpuplan audit` says it); a host capture that does not parse is left out with a note (the evidence
 // keeps it), so a broken tool on the server cannot stop the verdict. The benchmark command runs
 // only on a live host, through its HostInput.
 #pragma once
@@ -37,6 +37,7 @@ struct AcceptRequest {
   std::string cuda, nccl;           // versions the buyer states
   std::vector<std::string> attach;  // "CHECK=FILE"
   std::optional<int> expected_gpus;
+  std::string contract;  // --contract: a vendor quote (plan::read_vendor_quote)
 };
 
 // The checks a buyer may attach a file to with --attach.

@@ -13,11 +13,39 @@
 #include "accept/check_helpers.h"
 #include "accept/checks.h"
 #include "core/text.h"
+#include "core/version.h"
 #include "plan/software_matrix.h"
 
 namespace gpuplan::accept::detail {
 
 // G5 --------------------------------------------------------------------------------------------
+namespace {
+
+// The delivered driver against the contract's: the same release (or a release of the branch the
+// contract names, "535" for 535.104.05) passes; older fails, the buyer was promised at least it;
+// newer warns: it may be fine, but it is not what was agreed, and a person confirms the stack
+// was validated on it. No driver read: needs evidence.
+void judge_contract_driver(const std::map<std::string, std::string>& versions, const plan::VendorQuote& contract,
+                           Finding& c) {
+  const std::string& promised = *contract.terms.driver;
+  const auto it = versions.find("driver");
+  if (it == versions.end()) {
+    escalate(c.severity, Severity::kNeedsEvidence);
+    c.note(contract_term_note("accept.versions.contract_driver_unknown", contract, "driver"));
+    return;
+  }
+  const int order = version_in(it->second, {promised}) ? 0 : compare_versions(it->second, promised);
+  const Severity s = order < 0 ? Severity::kFail : order > 0 ? Severity::kWarn : Severity::kPass;
+  escalate(c.severity, s);
+  c.note(contract_term_note(order < 0   ? "accept.versions.contract_driver_older"
+                            : order > 0 ? "accept.versions.contract_driver_newer"
+                                        : "accept.versions.contract_driver_same",
+                            contract, "driver")
+             .fact("driver", it->second));
+}
+
+}  // namespace
+
 // The versions are judged by the one software-matrix judgement quote uses (plan/software_matrix.h).
 void check_versions(const AcceptInputs& in, const Catalog& cat, Finding& c) {
   std::map<std::string, std::pair<std::string, Phrase>> known;  // component → (version, where from)
@@ -33,6 +61,10 @@ void check_versions(const AcceptInputs& in, const Catalog& cat, Finding& c) {
   for (const auto& [k, v] : in.versions)
     known[lower(k)] = {v, phrase("accept.from.declared").fact("flag", k).fact("version", v)};
   if (!known.count("driver") && !known.count("cuda")) return needs(c, phrase("accept.needs.versions"));
+  // The contract's CUDA stands for the toolkit the buyer was promised, judged as a declared --cuda.
+  const plan::ContractTerms* terms = in.contract ? &in.contract->terms : nullptr;
+  if (terms && terms->cuda && !known.count("cuda"))
+    known["cuda"] = {*terms->cuda, contract_term_note("accept.from.contract", *in.contract, "cuda")};
   c.severity = Severity::kPass;
   std::map<std::string, std::string> versions;
   std::vector<Phrase> seen;
@@ -51,6 +83,7 @@ void check_versions(const AcceptInputs& in, const Catalog& cat, Finding& c) {
     p.facts = f.facts;
     c.note(std::move(p));
   }
+  if (terms && terms->driver) judge_contract_driver(versions, *in.contract, c);
 }
 
 // G9 --------------------------------------------------------------------------------------------

@@ -64,7 +64,9 @@ const std::vector<KindSchema> kKinds = {
       {"pcie_lanes_per_socket", T::kNumber, true},
       {"pcie_lanes_dual_socket", T::kNumber, true},
       {"tdp_w", T::kNumber, true},
-      {"buy", T::kRange, true}}},
+      {"buy", T::kRange, true},
+      // The CPUID brand string as /proc/cpuinfo "model name" prints it: how `accept --contract` knows the part.
+      {"cpuinfo_model", T::kString, false}}},
     {"memory",
      "Memory module (price per module)",
      {{"size_gb", T::kNumber, true},
@@ -87,7 +89,9 @@ const std::vector<KindSchema> kKinds = {
       {"rdma", T::kBool, true},
       {"pcie_lanes", T::kNumber, true},
       {"power_w", T::kNumber, true},
-      {"buy", T::kRange, true}}},
+      {"buy", T::kRange, true},
+      // PCI vendor:device ids of the adapters the entry stands for ("15b3:101f"), how `accept --contract` knows the part.
+      {"pci_ids", T::kStringList, false}}},
     {"switch",
      "Network switch for multi-node clusters",
      {{"protocol", T::kEnum, true, "ethernet|infiniband"},

@@ -96,15 +96,18 @@ Run add_accept(CLI::App& cmd) {
   cmd.add_option("--cuda", r.cuda, ui("cli.help.accept.cuda"));
   cmd.add_option("--nccl", r.nccl, ui("cli.help.accept.nccl"));
   cmd.add_option("--attach", r.attach, ui("cli.help.accept.attach"));
+  cmd.add_option("--contract", r.contract, ui("cli.help.accept.contract"))->type_name("QUOTE.yaml");
   cmd.add_option("--gpus", args->gpus, ui("cli.help.accept.gpus"));
   cmd.add_flag("--require-complete", args->require_complete, ui("cli.help.accept.require_complete"));
   cmd.add_option("--evidence", args->evidence, ui("cli.help.accept.evidence"))->type_name("DIR");
   cmd.add_option("--output", args->output, ui("cli.help.output"))->type_name("FILE");
   cmd.footer(examples({"gpuplan accept --soak soak.csv --load load.csv --benchmark resnet50.txt --evidence acceptance/",
-                       "gpuplan accept --root server-42.tar.gz --format json"}) +
+                       "gpuplan accept --root server-42.tar.gz --format json",
+                       "gpuplan accept --contract vendor-quote.yaml --soak soak.csv --evidence acceptance/"}) +
              "\n" + ui("cli.label.checks") + label_end() +
              "soak pcie.topology pcie.aer infiniband versions load pcie.aspm iommu firmware.versions\n"
-             "        performance firmware.hashes health.archive xid ecc gpu.count");
+             "        performance firmware.hashes health.archive xid ecc gpu.count\n"
+             "        contract.delivery (with --contract)");
   return [args](const Common& common) { return run_accept(common, *args); };
 }
 

@@ -1,0 +1,476 @@
+// contract.delivery (`accept --contract`): the delivered server against the quote it was bought
+// on, line by line. Each quote line whose part is a catalog gpu, cpu, memory, disk or nic entry
+// is one comparison, a note that names the contract's line (the item as written, its quantity,
+// file:line) beside what the host showed, with the sysfs/procfs paths and values in the
+// evidence; the rack term is one more, against the soak log's peak power. Platform, support and
+// licence lines are not hardware to count and say nothing.
+//
+// Verdict per line: a part below the contract (fewer, smaller, slower, another model the
+// catalog ranks lower) fails; a better or extra part warns (a person confirms the change was
+// agreed); what the host did not show is needs-evidence naming what would settle it. The check
+// is the worst of its lines.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "accept/check_helpers.h"
+#include "accept/checks.h"
+#include "catalog/gpu_ids.h"
+#include "core/text.h"
+
+namespace gpuplan::accept::detail {
+namespace {
+
+using plan::VendorLine;
+using plan::VendorQuote;
+
+std::string pci_id(uint16_t vendor, uint16_t device) {
+  return fmt::format("{:04x}:{:04x}", vendor, device);
+}
+
+// Whitespace runs as one space, trimmed: /proc/cpuinfo pads some brand strings.
+std::string squeeze(const std::string& s) {
+  std::string out;
+  for (char ch : s) {
+    if (std::isspace(static_cast<unsigned char>(ch))) {
+      if (!out.empty() && out.back() != ' ') out += ' ';
+    } else {
+      out += ch;
+    }
+  }
+  if (!out.empty() && out.back() == ' ') out.pop_back();
+  return out;
+}
+
+Phrase ev(const std::string& path, const std::string& value) {
+  return phrase("accept.ev.delivery").fact("path", path).fact("value", value);
+}
+
+// One contract line's comparison: what it says, what was found, and the verdict.
+class LineJudge {
+ public:
+  LineJudge(const VendorQuote& quote, Finding& c) : quote_(quote), c_(c) {}
+
+  Phrase line(const VendorLine& l) const {
+    return phrase("accept.delivery.line")
+        .fact("item", l.item)
+        .fact("qty", num(l.qty))
+        .fact("where", quote_.file + ":" + std::to_string(l.line));
+  }
+
+  // `key`: accept.delivery.ok (pass), .below (fail), .better (warn), .other (warn), .needs
+  // (needs-evidence), .link_slow (warn), .link_down (needs-evidence).
+  void say(Severity s, const char* key, const VendorLine& l, std::vector<Phrase> found) {
+    escalate(c_.severity, s);
+    c_.note(phrase(key).fact("line", {line(l)}).fact("found", std::move(found)));
+  }
+
+  void evidence(Phrase p) { c_.evidence.push_back(std::move(p)); }
+  Finding& finding() { return c_; }
+
+ private:
+  const VendorQuote& quote_;
+  Finding& c_;
+};
+
+// The verdict key that goes with a severity.
+const char* key_of(Severity s) {
+  switch (s) {
+    case Severity::kFail:
+      return "accept.delivery.below";
+    case Severity::kWarn:
+      return "accept.delivery.better";
+    case Severity::kNeedsEvidence:
+      return "accept.delivery.needs";
+    default:
+      return "accept.delivery.ok";
+  }
+}
+
+// Fewer than the contract fails, more warns.
+Severity count_verdict(double got, double want) {
+  return got < want ? Severity::kFail : got > want ? Severity::kWarn : Severity::kPass;
+}
+
+// GPUs ------------------------------------------------------------------------------------------
+// A GPU the catalog ranks at least as high as the contract's: as much memory and compute.
+bool at_least(const Entry& got, const Entry& want) {
+  return got.number("memory_gb") >= want.number("memory_gb") &&
+         got.number("bf16_tflops_dense") >= want.number("bf16_tflops_dense");
+}
+
+// A serial NVML reports for more than one GPU fails: each board has its own.
+void judge_serials(const AcceptInputs& in, LineJudge& j) {
+  if (!in.nvml) return;
+  std::map<std::string, std::vector<std::string>> by_serial;
+  for (const auto& g : in.nvml->gpus) {
+    j.evidence(ev("NVML " + nvml_gpu(g), g.info.name + ", serial " + g.info.serial.value_or("—")));
+    if (g.info.serial && !g.info.serial->empty()) by_serial[*g.info.serial].push_back(nvml_gpu(g));
+  }
+  for (const auto& [serial, gpus] : by_serial) {
+    if (gpus.size() < 2) continue;
+    escalate(j.finding().severity, Severity::kFail);
+    j.finding().note(phrase("accept.delivery.duplicate_serial").fact("serial", serial).fact(list_of("gpus", gpus)));
+  }
+}
+
+void judge_gpus(const AcceptInputs& in, const Catalog& cat, const VendorLine& l, const Entry& part, LineJudge& j) {
+  std::map<std::string, int> found;  // catalog id, or vendor:device the catalog does not know → GPUs
+  int matched = 0, better = 0;
+  for (const PciDevice* d : pci_gpus(in)) {
+    const Entry* e = catalog::gpu_by_pci_id(cat, d->vendor, d->device);
+    const std::string id = pci_id(d->vendor, d->device);
+    j.evidence(ev("/sys/bus/pci/devices/" + d->address, id + (e ? " (" + e->id + ")" : "")));
+    ++found[e ? e->id : id];
+    if (e && e->id == part.id)
+      ++matched;
+    else if (e && at_least(*e, part))
+      ++better;
+  }
+  std::vector<Phrase> what;
+  for (const auto& [id, n] : found)
+    what.push_back(phrase("accept.delivery.found.gpus").fact("count", std::to_string(n)).fact("part", id));
+  if (what.empty()) what.push_back(phrase("accept.delivery.found.no_gpu"));
+  const int want = static_cast<int>(l.qty);
+  Severity s = count_verdict(matched, want);
+  // Another model in place of the contract's: better ones warn; anything else is below it.
+  if (s == Severity::kFail && matched + better >= want) s = Severity::kWarn;
+  if (s == Severity::kPass && matched < static_cast<int>(pci_gpus(in).size())) s = Severity::kWarn;
+  j.say(s, key_of(s), l, std::move(what));
+  judge_serials(in, j);
+}
+
+// CPU -------------------------------------------------------------------------------------------
+void judge_cpu(const AcceptInputs& in, const Catalog& cat, const VendorLine& l, const Entry& part, LineJudge& j) {
+  const probe::CpuInventory& cpu = in.facts->inventory.cpu;
+  if (cpu.model.empty())
+    return j.say(Severity::kNeedsEvidence, key_of(Severity::kNeedsEvidence), l, {phrase("accept.delivery.needs.cpu")});
+  j.evidence(ev("/proc/cpuinfo", "model name: " + cpu.model + "; " + std::to_string(cpu.sockets) +
+                                     " physical package(s), " + std::to_string(cpu.logical_cpus) + " processor(s)"));
+  const Entry* delivered = nullptr;
+  for (const Entry* e : cat.of_kind("cpu"))
+    if (e->has("cpuinfo_model") && lower(squeeze(e->text("cpuinfo_model"))) == lower(squeeze(cpu.model))) delivered = e;
+  const char* key = "accept.delivery.ok";
+  Severity s = Severity::kPass;
+  if (!delivered) {
+    s = Severity::kWarn;  // a model the catalog cannot rank: a person compares
+    key = "accept.delivery.other";
+  } else if (delivered->id != part.id) {
+    const bool better =
+        delivered->number("cores") >= part.number("cores") && delivered->number("pcie_gen") >= part.number("pcie_gen");
+    s = better ? Severity::kWarn : Severity::kFail;
+    key = key_of(s);
+  }
+  Severity count = cpu.sockets == 0 ? Severity::kNeedsEvidence : count_verdict(cpu.sockets, l.qty);
+  if (weighs_more(count, s)) {
+    s = count;
+    key = key_of(s);
+  }
+  j.say(s, key, l,
+        {phrase("accept.delivery.found.cpu")
+             .fact("sockets", cpu.sockets ? std::to_string(cpu.sockets) : "?")
+             .fact("model", cpu.model)});
+}
+
+// Memory ----------------------------------------------------------------------------------------
+std::string dimm_path(const probe::MemoryInventory& mem, const probe::Dimm& d) {
+  return mem.dimm_source == "edac" ? "/sys/devices/system/edac/mc/" + d.locator : "dmidecode: " + d.locator;
+}
+
+void judge_memory(const AcceptInputs& in, const VendorLine& l, const Entry& part, const std::set<long>& contract_sizes,
+                  LineJudge& j) {
+  const probe::MemoryInventory& mem = in.facts->inventory.memory;
+  if (mem.total_gib) j.evidence(ev("/proc/meminfo", "MemTotal " + num(*mem.total_gib, 1) + " GiB"));
+  if (mem.dimms.empty())
+    return j.say(Severity::kNeedsEvidence, key_of(Severity::kNeedsEvidence), l,
+                 {phrase("accept.delivery.needs.dimms")});
+  const long size = std::lround(part.number("size_gb"));
+  std::map<long, int> by_size;  // GiB → DIMMs
+  double installed = 0;
+  for (const auto& d : mem.dimms) {
+    ++by_size[std::lround(d.size_gb)];
+    installed += d.size_gb;
+    j.evidence(ev(dimm_path(mem, d), num(d.size_gb) + " GiB" + (d.type.empty() ? "" : " " + d.type) +
+                                         (d.part_number.empty() ? "" : ", " + d.part_number)));
+  }
+  // DIMMs of a size no memory line names stand in for this line's, if any are missing.
+  int others = 0;
+  for (const auto& [gib, n] : by_size)
+    if (!contract_sizes.count(gib)) others += n;
+  const int matched = by_size.count(size) ? by_size[size] : 0;
+  const double want_total = part.number("size_gb") * l.qty;
+  Severity s = count_verdict(matched, l.qty);
+  // Other modules adding up to the contract's memory are another layout, not less memory.
+  if (s == Severity::kFail && others > 0 && installed >= want_total) s = Severity::kWarn;
+  if (s == Severity::kPass && others > 0) s = Severity::kWarn;
+  std::vector<Phrase> groups;
+  for (const auto& [gib, n] : by_size)
+    groups.push_back(
+        phrase("accept.delivery.found.dimm_group").fact("count", std::to_string(n)).fact("size", num(gib)));
+  j.say(s, key_of(s), l,
+        {phrase("accept.delivery.found.dimms")
+             .fact("groups", groups)
+             .fact("installed", num(installed))
+             .fact("source", mem.dimm_source)});
+}
+
+// Disks -----------------------------------------------------------------------------------------
+// The disk kind a catalog media is delivered as; "" for a device no disk line counts.
+std::string media_of(const probe::BlockDevice& d) {
+  if (d.removable || (d.transport != "nvme" && d.transport != "sata" && d.transport != "sas")) return "";
+  if (d.transport == "nvme") return "nvme";
+  return d.rotational ? "hdd" : "sata-ssd";
+}
+
+struct DiskPool {
+  std::vector<const probe::BlockDevice*> disks;  // counted disks
+  std::set<const probe::BlockDevice*> used;      // matched to a line or standing in for one
+};
+
+void judge_disks(const VendorLine& l, const Entry& part, double tolerance, DiskPool& pool, LineJudge& j) {
+  const double want_bytes = part.number("capacity_tb") * 1e12;
+  const std::string media = part.text("media");
+  int matched = 0, larger = 0;
+  std::vector<Phrase> what;
+  for (const auto* d : pool.disks) {
+    if (pool.used.count(d) || media_of(*d) != media) continue;
+    if (std::abs(d->size_bytes - want_bytes) <= want_bytes * tolerance && matched < l.qty) {
+      ++matched;
+      pool.used.insert(d);
+    }
+  }
+  // Disks of the same media but another capacity stand in for missing ones: larger warns, smaller fails.
+  bool smaller = false;
+  for (const auto* d : pool.disks) {
+    if (matched + larger >= l.qty) break;
+    if (pool.used.count(d) || media_of(*d) != media) continue;
+    pool.used.insert(d);
+    const bool big = d->size_bytes > want_bytes;
+    if (big)
+      ++larger;
+    else
+      smaller = true;
+    what.push_back(phrase(big ? "accept.delivery.found.disk_larger" : "accept.delivery.found.disk_smaller")
+                       .fact("name", d->name)
+                       .fact("model", d->model.empty() ? "?" : d->model)
+                       .fact("tb", num(d->size_bytes / 1e12, 2)));
+  }
+  what.insert(what.begin(), phrase("accept.delivery.found.disks")
+                                .fact("count", std::to_string(matched))
+                                .fact("media", media)
+                                .fact("tb", num(part.number("capacity_tb"), 2)));
+  Severity s = count_verdict(matched + larger, l.qty);
+  if (s == Severity::kPass && larger > 0) s = Severity::kWarn;
+  if (smaller) s = Severity::kFail;
+  j.say(s, key_of(s), l, std::move(what));
+}
+
+// Counted disks no line accounts for: an extra part warns.
+void judge_extra_disks(const DiskPool& pool, LineJudge& j) {
+  for (const auto* d : pool.disks) {
+    if (pool.used.count(d)) continue;
+    escalate(j.finding().severity, Severity::kWarn);
+    j.finding().note(phrase("accept.delivery.extra_disk")
+                         .fact("name", d->name)
+                         .fact("model", d->model.empty() ? "?" : d->model)
+                         .fact("tb", num(d->size_bytes / 1e12, 2)));
+  }
+}
+
+// NICs ------------------------------------------------------------------------------------------
+// The PCI card of a function: its address without the function number.
+std::string card_of(const std::string& pci) {
+  const auto dot = pci.rfind('.');
+  return dot == std::string::npos ? pci : pci.substr(0, dot);
+}
+
+const Entry* nic_by_id(const Catalog& cat, const std::string& vendor_device) {
+  for (const Entry* e : cat.of_kind("nic"))
+    if (e->has("pci_ids")) {
+      const auto ids = e->list("pci_ids");
+      if (std::find(ids.begin(), ids.end(), lower(vendor_device)) != ids.end()) return e;
+    }
+  return nullptr;
+}
+
+// The matching ports' links: down needs evidence (connect it), slower than the part warns.
+void judge_links(const std::vector<const probe::NetInterface*>& ports, double speed_mbps, const VendorLine& l,
+                 LineJudge& j) {
+  for (const auto* n : ports) {
+    const Phrase port = phrase("accept.delivery.found.port").fact("name", n->name).fact("id", n->vendor_device);
+    if (!n->speed_mbps || n->operstate != "up")
+      j.say(Severity::kNeedsEvidence, "accept.delivery.link_down", l, {port});
+    else if (*n->speed_mbps < speed_mbps)
+      j.say(Severity::kWarn, "accept.delivery.link_slow", l,
+            {phrase("accept.delivery.found.link").fact("port", {port}).fact("mbps", count(*n->speed_mbps))});
+  }
+}
+
+void judge_ethernet(const AcceptInputs& in, const Catalog& cat, const VendorLine& l, const Entry& part,
+                    const std::set<std::string>& contract_ids, LineJudge& j) {
+  const auto& nics = in.facts->inventory.nics;
+  if (nics.empty())
+    return j.say(Severity::kNeedsEvidence, key_of(Severity::kNeedsEvidence), l, {phrase("accept.delivery.needs.nics")});
+  const auto ids = part.list("pci_ids");
+  const double speed_mbps = part.number("speed_gbps") * 1000;
+  std::vector<const probe::NetInterface*> matched;
+  std::set<std::string> cards;
+  std::vector<Phrase> others;
+  bool slower_other = false;
+  int faster_others = 0;
+  for (const auto& n : nics) {
+    j.evidence(ev("/sys/class/net/" + n.name,
+                  fmt::format("{} at {}, {} Mb/s, {}", n.vendor_device.empty() ? "?" : n.vendor_device,
+                              n.pci_address.empty() ? "?" : n.pci_address, n.speed_mbps ? count(*n.speed_mbps) : "?",
+                              n.operstate)));
+    if (std::find(ids.begin(), ids.end(), lower(n.vendor_device)) != ids.end()) {
+      matched.push_back(&n);
+      cards.insert(card_of(n.pci_address));
+    } else if (!n.vendor_device.empty() && !contract_ids.count(lower(n.vendor_device))) {
+      // Another adapter: the catalog's speed for its id, else its link's.
+      const Entry* e = nic_by_id(cat, n.vendor_device);
+      const double speed = e ? e->number("speed_gbps") * 1000 : n.speed_mbps ? *n.speed_mbps : -1;  // -1: unknown
+      const bool faster = speed >= speed_mbps;
+      if (faster)
+        ++faster_others;
+      else
+        slower_other = true;
+      others.push_back(phrase("accept.delivery.found.port_other")
+                           .fact("name", n.name)
+                           .fact("id", n.vendor_device)
+                           .fact("mbps", speed >= 0 ? count(static_cast<int64_t>(speed)) : "?"));
+    }
+  }
+  const int want = static_cast<int>(part.number("ports") * l.qty);
+  const int got = static_cast<int>(matched.size());
+  Severity s = count_verdict(got, want);
+  // Other adapters stand in for missing ports only when at least as fast.
+  if (s == Severity::kFail && !slower_other && got + faster_others >= want) s = Severity::kWarn;
+  std::vector<Phrase> what{phrase("accept.delivery.found.nics")
+                               .fact("ports", std::to_string(got))
+                               .fact("cards", std::to_string(cards.size()))
+                               .fact(list_of("ids", ids))};
+  if (s != Severity::kPass) what.insert(what.end(), others.begin(), others.end());
+  j.say(s, key_of(s), l, std::move(what));
+  judge_links(matched, speed_mbps, l, j);
+}
+
+void judge_infiniband(const AcceptInputs& in, const VendorLine& l, const Entry& part, LineJudge& j) {
+  const double want_gbps = part.number("speed_gbps");
+  int ports = 0, slow = 0, down = 0;
+  for (const auto& p : in.facts->ib_ports) {
+    if (p.link_layer != "InfiniBand") continue;
+    ++ports;
+    j.evidence(ev("/sys/class/infiniband/" + p.device + "/ports/" + std::to_string(p.port),
+                  p.rate + ", " + p.state + ", " + p.phys_state));
+    const double gbps = std::atof(p.rate.c_str());  // "200 Gb/sec (4X HDR)"
+    if (!p.active())
+      ++down;
+    else if (gbps < want_gbps)
+      ++slow;
+  }
+  if (ports == 0)
+    return j.say(Severity::kNeedsEvidence, key_of(Severity::kNeedsEvidence), l, {phrase("accept.delivery.needs.ib")});
+  const Severity s = count_verdict(ports, part.number("ports") * l.qty);
+  std::vector<Phrase> what{phrase("accept.delivery.found.ib")
+                               .fact("ports", std::to_string(ports))
+                               .fact("slow", std::to_string(slow))
+                               .fact("down", std::to_string(down))
+                               .fact("gbps", num(want_gbps))};
+  Severity worst = s;
+  if (down > 0) escalate(worst, Severity::kNeedsEvidence);
+  if (slow > 0) escalate(worst, Severity::kWarn);
+  j.say(worst,
+        worst == s              ? key_of(s)
+        : down > 0 && slow == 0 ? "accept.delivery.link_down"
+                                : "accept.delivery.link_slow",
+        l, std::move(what));
+}
+
+// Power -----------------------------------------------------------------------------------------
+// The soak log's peak power against the rack circuit's continuous capacity.
+void judge_power(const AcceptInputs& in, const Catalog& cat, const VendorQuote& q, Finding& c) {
+  const auto& terms = q.terms;
+  const auto written = terms.written.find("rack");
+  const Phrase term = written == terms.written.end()
+                          ? phrase("accept.delivery.power.no_term")
+                          : phrase("accept.delivery.power.term")
+                                .fact("text", written->second.text)
+                                .fact("where", q.file + ":" + std::to_string(written->second.line));
+  const auto peak = in.soak ? in.soak->peak_power : std::nullopt;
+  if (peak)
+    c.evidence.push_back(ev(in.soak->file, fmt::format("{} W over {} GPU(s) at {}", num(peak->watts), peak->gpus,
+                                                       clock_time(peak->time_ms))));
+  if (!terms.rack || !terms.rack->voltage_v || !peak) {
+    escalate(c.severity, Severity::kNeedsEvidence);
+    c.note(phrase(!peak ? "accept.delivery.power.no_log" : "accept.delivery.power.no_circuit").fact("term", {term}));
+    return;
+  }
+  const double fraction = cat.threshold("rack.continuous_fraction");
+  const double capacity = terms.rack->current_a * *terms.rack->voltage_v * fraction;
+  const bool over = peak->watts > capacity;
+  escalate(c.severity, over ? Severity::kFail : Severity::kPass);
+  c.note(phrase(over ? "accept.delivery.power.over" : "accept.delivery.power.within")
+             .fact("term", {term})
+             .fact("current", num(terms.rack->current_a))
+             .fact("voltage", num(*terms.rack->voltage_v))
+             .fact("fraction", percent(fraction))
+             .fact("capacity", num(capacity))
+             .fact("peak", num(peak->watts))
+             .fact("gpus", std::to_string(peak->gpus))
+             .fact("time", clock_time(peak->time_ms)));
+}
+
+}  // namespace
+
+void check_contract_delivery(const AcceptInputs& in, const Catalog& cat, Finding& c) {
+  if (!in.contract) return needs(c, phrase("accept.delivery.needs.contract"));
+  const VendorQuote& q = *in.contract;
+  if (!in.facts) return needs(c, phrase("accept.delivery.needs.host").fact("why", {in.facts_error}));
+  c.severity = Severity::kPass;
+  c.evidence.push_back(phrase("accept.ev.contract").fact("file", q.file));
+  LineJudge j(q, c);
+  // What all lines of a kind name, so one line's parts are not taken for another's substitutes.
+  std::set<long> memory_sizes;
+  std::set<std::string> nic_ids;
+  for (const auto& l : q.lines)
+    if (const Entry* e = l.part.empty() ? nullptr : cat.find(l.part)) {
+      if (e->kind == "memory") memory_sizes.insert(std::lround(e->number("size_gb")));
+      if (e->kind == "nic" && e->has("pci_ids"))
+        for (const auto& id : e->list("pci_ids")) nic_ids.insert(lower(id));
+    }
+  DiskPool disks;
+  for (const auto& d : in.facts->inventory.disks) {
+    j.evidence(ev("/sys/block/" + d.name,
+                  fmt::format("{}, {}, {} bytes ({} TB)", d.transport.empty() ? "?" : d.transport,
+                              d.model.empty() ? "?" : d.model, num(d.size_bytes), num(d.size_bytes / 1e12, 2))));
+    if (!media_of(d).empty()) disks.disks.push_back(&d);
+  }
+  const double tolerance = cat.threshold("accept.contract.disk_capacity_tolerance");
+  bool disk_line = false;
+  for (const auto& l : q.lines) {
+    const Entry* e = l.part.empty() ? nullptr : cat.find(l.part);
+    if (!e) continue;
+    if (e->kind == "gpu") judge_gpus(in, cat, l, *e, j);
+    if (e->kind == "cpu") judge_cpu(in, cat, l, *e, j);
+    if (e->kind == "memory") judge_memory(in, l, *e, memory_sizes, j);
+    if (e->kind == "disk") {
+      disk_line = true;
+      if (in.facts->inventory.disks.empty())
+        j.say(Severity::kNeedsEvidence, key_of(Severity::kNeedsEvidence), l, {phrase("accept.delivery.needs.disks")});
+      else
+        judge_disks(l, *e, tolerance, disks, j);
+    }
+    if (e->kind == "nic")
+      e->text("protocol") == "infiniband" ? judge_infiniband(in, l, *e, j) : judge_ethernet(in, cat, l, *e, nic_ids, j);
+  }
+  if (disk_line) judge_extra_disks(disks, j);
+  judge_power(in, cat, q, c);
+}
+
+}  // namespace gpuplan::accept::detail

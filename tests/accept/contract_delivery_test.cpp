@@ -1,0 +1,428 @@
+// `accept --contract` (issue 13, item 3): the delivered server against the quote it was bought
+// on. The contract is examples/vendor-quote-clean.yaml with its typed terms set here (the terms
+// parser is another part of the issue); the host is built in C++ as probe_inventory would fill
+// it: the clean delivery matches the quote line by line, the swapped one has 12 DIMMs, a 1.92 TB
+// NVMe in place of a 3.84 TB one and an Intel X710 for the ConnectX-6 Lx.
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include "accept/accept.h"
+#include "accept/log_summary.h"
+#include "core/files.h"
+#include "report/messages.h"
+#include "test_support.h"
+
+namespace gpuplan::accept {
+namespace {
+
+using testing::default_catalog;
+using testing::english;
+using testing::run_gpuplan;
+using testing::source_path;
+
+// Sectors × 512 by the IDEMA LBA count for N GB: 97,696,368 + 1,953,504 × (N − 50).
+// 3,840 GB: 97,696,368 + 1,953,504 × 3,790 = 7,501,476,528 sectors = 3,840,755,982,336 bytes.
+constexpr double k384Bytes = 7'501'476'528.0 * 512;
+// 1,920 GB: 97,696,368 + 1,953,504 × 1,870 = 3,750,748,848 sectors = 1,920,383,410,176 bytes.
+constexpr double k192Bytes = 3'750'748'848.0 * 512;
+
+plan::VendorQuote clean_contract() {
+  auto text = read_text_file(source_path("examples/vendor-quote-clean.yaml"));
+  EXPECT_TRUE(text);
+  auto q = plan::parse_vendor_quote(*text, "vendor-quote-clean.yaml", default_catalog());
+  EXPECT_TRUE(q) << (q ? "" : english(q.error().phrase()));
+  plan::ContractTerms& t = q->terms;
+  t.driver = "535.104.05";
+  t.written["driver"] = {"535.104.05", 25};
+  t.cuda = "12.1";
+  t.written["cuda"] = {"12.1", 26};
+  t.rack = plan::RackTerm{32, 220};
+  t.written["rack"] = {"32 A at 220 V", 29};
+  t.performance = plan::PerformanceTerm{"resnet50-train", 256, 2000};
+  t.written["performance"] = {">= 2,000 images/s per GPU", 32};
+  return *q;
+}
+
+probe::PciDevice gpu_at(int bus, uint16_t device = 0x20b2) {
+  probe::PciDevice d;
+  d.address = fmt::format("0000:{:02x}:00.0", bus);
+  d.vendor = 0x10de;
+  d.device = device;
+  d.class_code = 0x030200;
+  d.kind = probe::PciKind::kGpu;
+  return d;
+}
+
+probe::NetInterface nic(const std::string& name, const std::string& pci, const std::string& id, int mbps) {
+  probe::NetInterface n;
+  n.name = name;
+  n.pci_address = pci;
+  n.vendor_device = id;
+  n.speed_mbps = mbps;
+  n.operstate = "up";
+  return n;
+}
+
+probe::BlockDevice nvme(int i, double bytes, const std::string& model = "SAMSUNG MZWLJ3T8HBLS-00007") {
+  probe::BlockDevice d;
+  d.name = "nvme" + std::to_string(i) + "n1";
+  d.transport = "nvme";
+  d.model = model;
+  d.size_bytes = bytes;
+  return d;
+}
+
+// The host the clean quote describes: 8 × A100 SXM4 80GB, 2 × EPYC 7763, 16 × 64 GiB, 4 × 3.84 TB
+// NVMe, 2 × dual-port ConnectX-6 Lx at 25 Gb/s.
+probe::HostFacts clean_host() {
+  probe::HostFacts h;
+  h.hostname = "delivered-a100";
+  for (int bus : {0x07, 0x0f, 0x47, 0x4e, 0x87, 0x90, 0xb7, 0xbd}) h.pci.devices.push_back(gpu_at(bus));
+  h.inventory.cpu = {"AMD EPYC 7763 64-Core Processor", 2, 256};
+  h.inventory.memory.total_gib = 1007.5;
+  h.inventory.memory.dimm_source = "edac";
+  for (int i = 0; i < 16; ++i)
+    h.inventory.memory.dimms.push_back(
+        {"mc" + std::to_string(i / 8) + "/dimm" + std::to_string(i % 8), 64, "DDR4", 3200, ""});
+  for (int i = 0; i < 4; ++i) h.inventory.disks.push_back(nvme(i, k384Bytes));
+  h.inventory.nics = {
+      nic("ens1f0", "0000:31:00.0", "15b3:101f", 25000), nic("ens1f1", "0000:31:00.1", "15b3:101f", 25000),
+      nic("ens2f0", "0000:b1:00.0", "15b3:101f", 25000), nic("ens2f1", "0000:b1:00.1", "15b3:101f", 25000)};
+  return h;
+}
+
+LogSummary soak_with_peak(double watts) {
+  LogSummary s;
+  s.file = "soak.csv";
+  s.peak_power = PowerPeak{watts, 8, 0};
+  return s;
+}
+
+AcceptInputs delivered(probe::HostFacts facts, std::optional<LogSummary> soak = soak_with_peak(3200)) {
+  AcceptInputs in;
+  in.facts = std::move(facts);
+  in.contract = clean_contract();
+  in.soak = std::move(soak);
+  return in;
+}
+
+Finding delivery(const AcceptInputs& in) {
+  for (const auto& c : run_acceptance(in, default_catalog()).checks)
+    if (c.id == "contract.delivery") return c;
+  ADD_FAILURE() << "no contract.delivery";
+  return {};
+}
+
+std::vector<std::string> notes_en(const Finding& c) {
+  std::vector<std::string> out;
+  for (const auto& n : c.notes) out.push_back(english(n));
+  return out;
+}
+
+std::string all_evidence(const Finding& c) {
+  std::string out;
+  for (const auto& e : c.evidence) out += english(e) + "\n";
+  return out;
+}
+
+TEST(ContractDelivery, MatchingServerPassesLineByLine) {
+  const Finding c = delivery(delivered(clean_host()));
+  EXPECT_EQ(c.severity, Severity::kPass);
+  // Rack: 32 A × 220 V × 80% = 5,632 W; the soak's GPU peak 3,200 W is within it.
+  EXPECT_EQ(
+      notes_en(c),
+      (std::vector<std::string>{
+          "\"NVIDIA A100 80GB SXM4\" × 8 (vendor-quote-clean.yaml:10): delivered 8 × a100-80gb-sxm",
+          "\"AMD EPYC 7763\" × 2 (vendor-quote-clean.yaml:12): delivered 2 × \"AMD EPYC 7763 64-Core Processor\"",
+          "\"64 GB DDR4-3200 RDIMM\" × 16 (vendor-quote-clean.yaml:13): delivered 16 × 64 GiB DIMMs, 1,024 GiB "
+          "installed (from edac)",
+          "\"3.84 TB U.2 NVMe\" × 4 (vendor-quote-clean.yaml:14): delivered 4 × nvme of 3.84 TB",
+          "\"Dual-port 25GbE adapter\" × 2 (vendor-quote-clean.yaml:15): delivered 4 port(s) on 2 card(s) of "
+          "15b3:1015, 15b3:1017, 15b3:101f, 8086:159b, 14e4:16d7",
+          "Peak power 3,200 W (the 8 GPUs together at 1970-01-01 00:00:00, soak log) is within the rack circuit "
+          "\"32 A at 220 V\" (vendor-quote-clean.yaml:29): 32 A × 220 V × 80.0% for continuous load = 5,632 W; GPU "
+          "power only: the CPUs, fans and disks add to it"}));
+  const std::string ev = all_evidence(c);
+  EXPECT_NE(ev.find("contract: vendor-quote-clean.yaml"), std::string::npos) << ev;
+  EXPECT_NE(ev.find("/sys/bus/pci/devices/0000:07:00.0: 10de:20b2 (a100-80gb-sxm)"), std::string::npos) << ev;
+  EXPECT_NE(ev.find("/proc/cpuinfo: model name: AMD EPYC 7763 64-Core Processor; 2 physical package(s)"),
+            std::string::npos);
+  EXPECT_NE(ev.find("/sys/devices/system/edac/mc/mc1/dimm7: 64 GiB DDR4"), std::string::npos) << ev;
+  // 3,840,755,982,336 bytes / 1e12 = 3.84 TB.
+  EXPECT_NE(ev.find("/sys/block/nvme3n1: nvme, SAMSUNG MZWLJ3T8HBLS-00007, 3,840,755,982,336 bytes (3.84 TB)"),
+            std::string::npos)
+      << ev;
+  EXPECT_NE(ev.find("/sys/class/net/ens2f1: 15b3:101f at 0000:b1:00.1, 25,000 Mb/s, up"), std::string::npos) << ev;
+}
+
+TEST(ContractDelivery, SwappedPartsEachFailNamingTheLineAndTheEvidence) {
+  probe::HostFacts h = clean_host();
+  h.inventory.memory.dimms.resize(12);
+  h.inventory.disks[2] = nvme(2, k192Bytes, "SAMSUNG MZWLJ1T9HBJR-00007");
+  h.inventory.nics = {
+      nic("ens1f0", "0000:31:00.0", "8086:1572", 10000), nic("ens1f1", "0000:31:00.1", "8086:1572", 10000),
+      nic("ens2f0", "0000:b1:00.0", "8086:1572", 10000), nic("ens2f1", "0000:b1:00.1", "8086:1572", 10000)};
+  const Finding c = delivery(delivered(h));
+  EXPECT_EQ(c.severity, Severity::kFail);
+  const auto notes = notes_en(c);
+  ASSERT_EQ(notes.size(), 6u);
+  // 12 × 64 GiB = 768 GiB against 16 × 64 = 1,024 contracted.
+  EXPECT_EQ(
+      notes[2],
+      "\"64 GB DDR4-3200 RDIMM\" × 16 (vendor-quote-clean.yaml:13): delivered 12 × 64 GiB DIMMs, 768 GiB installed "
+      "(from edac), below the contract: the vendor delivers the contracted part");
+  // 1,920,383,410,176 bytes = 1.92 TB, 50% under 3.84 TB: far outside the 2% tolerance.
+  EXPECT_EQ(
+      notes[3],
+      "\"3.84 TB U.2 NVMe\" × 4 (vendor-quote-clean.yaml:14): delivered 3 × nvme of 3.84 TB, nvme2n1 "
+      "(SAMSUNG MZWLJ1T9HBJR-00007) of 1.92 TB, smaller, below the contract: the vendor delivers the contracted part");
+  // X710 is the catalog's eth-10g-dual: 10 Gb/s < 25 Gb/s.
+  EXPECT_EQ(
+      notes[4].substr(0, notes[4].find(" ens1f1")),
+      "\"Dual-port 25GbE adapter\" × 2 (vendor-quote-clean.yaml:15): delivered 0 port(s) on 0 card(s) of 15b3:1015, "
+      "15b3:1017, 15b3:101f, 8086:159b, 14e4:16d7, ens1f0 (8086:1572, 10,000 Mb/s) in its place,");
+  EXPECT_NE(notes[4].find("below the contract"), std::string::npos);
+  EXPECT_NE(all_evidence(c).find("/sys/class/net/ens1f0: 8086:1572 at 0000:31:00.0, 10,000 Mb/s, up"),
+            std::string::npos);
+  EXPECT_NE(all_evidence(c).find("/sys/block/nvme2n1: nvme, SAMSUNG MZWLJ1T9HBJR-00007, 1,920,383,410,176 bytes"),
+            std::string::npos);
+  // The unchanged lines still pass.
+  EXPECT_NE(notes[0].find("delivered 8 × a100-80gb-sxm"), std::string::npos);
+  EXPECT_EQ(notes[0].find("below"), std::string::npos);
+}
+
+TEST(ContractDelivery, FewerOrSmallerGpusFail) {
+  probe::HostFacts h = clean_host();
+  h.pci.devices[7] = gpu_at(0xbd, 0x20b0);  // 10de:20b0 is the A100 SXM4 40GB: not in the catalog
+  const Finding c = delivery(delivered(h));
+  EXPECT_EQ(c.severity, Severity::kFail);
+  EXPECT_EQ(notes_en(c)[0],
+            "\"NVIDIA A100 80GB SXM4\" × 8 (vendor-quote-clean.yaml:10): delivered 1 × 10de:20b0, 7 × a100-80gb-sxm, "
+            "below the contract: the vendor delivers the contracted part");
+}
+
+TEST(ContractDelivery, CpuModelAndSocketsAgainstTheLine) {
+  probe::HostFacts h = clean_host();
+  // EPYC 7453: 28 cores against the contract's 64-core 7763, ranked lower by the catalog.
+  h.inventory.cpu = {"AMD EPYC 7453 28-Core Processor", 2, 112};
+  Finding c = delivery(delivered(h));
+  EXPECT_EQ(c.severity, Severity::kFail);
+  EXPECT_EQ(notes_en(c)[1],
+            "\"AMD EPYC 7763\" × 2 (vendor-quote-clean.yaml:12): delivered 2 × \"AMD EPYC 7453 28-Core Processor\", "
+            "below the contract: the vendor delivers the contracted part");
+  // A model the catalog does not know: a person compares it.
+  h.inventory.cpu = {"AMD EPYC 9654 96-Core Processor", 2, 384};
+  c = delivery(delivered(h));
+  EXPECT_EQ(c.severity, Severity::kWarn);
+  EXPECT_NE(notes_en(c)[1].find("a part the catalog cannot rank"), std::string::npos);
+  // The right model on one socket: fewer than the line's 2.
+  h.inventory.cpu = {"AMD EPYC 7763 64-Core Processor", 1, 128};
+  EXPECT_EQ(delivery(delivered(h)).severity, Severity::kFail);
+}
+
+TEST(ContractDelivery, InfinibandPortsAndRates) {
+  AcceptInputs in = delivered(clean_host());
+  in.contract->lines.push_back({"HDR 200G HCA", "ib-hdr-200g", 2, {}, false, false, 40});
+  // No InfiniBand port read: needs evidence for that line.
+  Finding c = delivery(in);
+  EXPECT_EQ(c.severity, Severity::kNeedsEvidence);
+  EXPECT_NE(notes_en(c)[5].find("no InfiniBand port was read from /sys/class/infiniband"), std::string::npos);
+  probe::IbPort port{"mlx5_0", 1, "4: ACTIVE", "5: LinkUp", "200 Gb/sec (4X HDR)", "InfiniBand", "0000:4b:00.0"};
+  in.facts->ib_ports = {port, port};
+  in.facts->ib_ports[1].device = "mlx5_1";
+  EXPECT_EQ(delivery(in).severity, Severity::kPass);
+  // One port linked at EDR 100 Gb/s: the part is there, the link is slow.
+  in.facts->ib_ports[1].rate = "100 Gb/sec (4X EDR)";
+  c = delivery(in);
+  EXPECT_EQ(c.severity, Severity::kWarn);
+  EXPECT_EQ(notes_en(c)[5],
+            "\"HDR 200G HCA\" × 2 (vendor-quote-clean.yaml:40): 2 InfiniBand port(s) (1 below 200 Gb/s, 0 without "
+            "link), slower than the part: check the cable, transceiver and switch port");
+  // One HCA for two: fewer ports than the contract.
+  in.facts->ib_ports.resize(1);
+  EXPECT_EQ(delivery(in).severity, Severity::kFail);
+}
+
+TEST(ContractDelivery, ExtraOrLargerPartsWarn) {
+  probe::HostFacts h = clean_host();
+  h.inventory.disks.push_back(nvme(4, k384Bytes));
+  // 8 × 128 GiB = 1,024 GiB: as much memory as 16 × 64 GiB, in another layout.
+  h.inventory.memory.dimms.resize(8);
+  for (auto& d : h.inventory.memory.dimms) d.size_gb = 128;
+  const Finding c = delivery(delivered(h));
+  EXPECT_EQ(c.severity, Severity::kWarn);
+  const auto notes = notes_en(c);
+  EXPECT_EQ(notes[2],
+            "\"64 GB DDR4-3200 RDIMM\" × 16 (vendor-quote-clean.yaml:13): delivered 8 × 128 GiB DIMMs, 1,024 GiB "
+            "installed (from edac), not the contract's part but no less: confirm the change was agreed in writing");
+  EXPECT_EQ(notes[5],
+            "nvme4n1 (SAMSUNG MZWLJ3T8HBLS-00007, 3.84 TB) is on no line of the contract: an extra part, confirm it "
+            "was agreed");
+}
+
+TEST(ContractDelivery, EmptyInventoryNeedsEvidenceNamingWhatSettlesIt) {
+  probe::HostFacts h = clean_host();
+  h.inventory = {};
+  const Finding c = delivery(delivered(h, std::nullopt));
+  EXPECT_EQ(c.severity, Severity::kNeedsEvidence);
+  const auto notes = notes_en(c);
+  ASSERT_EQ(notes.size(), 6u);
+  EXPECT_NE(notes[1].find("/proc/cpuinfo showed no model name"), std::string::npos) << notes[1];
+  EXPECT_NE(notes[2].find("--attach contract.delivery=dmidecode-memory.txt"), std::string::npos) << notes[2];
+  EXPECT_NE(notes[3].find("/sys/block"), std::string::npos);
+  EXPECT_NE(notes[4].find("/sys/class/net"), std::string::npos);
+  EXPECT_NE(notes[5].find("pass --soak FILE"), std::string::npos) << notes[5];
+}
+
+TEST(ContractDelivery, PeakPowerAboveTheRackCircuitFails) {
+  // 32 A × 220 V × 0.8 = 5,632 W; 5,700 W of GPU power alone is above it.
+  Finding c = delivery(delivered(clean_host(), soak_with_peak(5700)));
+  EXPECT_EQ(c.severity, Severity::kFail);
+  EXPECT_NE(notes_en(c).back().find("Peak power 5,700 W"), std::string::npos);
+  EXPECT_NE(notes_en(c).back().find("exceeds the rack circuit \"32 A at 220 V\""), std::string::npos);
+  // At 5,632 W exactly the circuit carries it.
+  EXPECT_EQ(delivery(delivered(clean_host(), soak_with_peak(5632))).severity, Severity::kPass);
+  // No rack term: needs evidence.
+  AcceptInputs in = delivered(clean_host());
+  in.contract->terms.rack.reset();
+  in.contract->terms.written.erase("rack");
+  c = delivery(in);
+  EXPECT_EQ(c.severity, Severity::kNeedsEvidence);
+  EXPECT_NE(notes_en(c).back().find("the contract's rack circuit (not written)"), std::string::npos);
+}
+
+TEST(ContractDelivery, DuplicateGpuSerialsFail) {
+  AcceptInputs in = delivered(clean_host());
+  in.nvml = nvml::NvmlFacts{};
+  for (unsigned i = 0; i < 3; ++i) {
+    nvml::GpuFacts g;
+    g.info.index = i;
+    g.info.name = "NVIDIA A100-SXM4-80GB";
+    g.info.pci_bus_id = fmt::format("00000000:{:02X}:00.0", 7 + i);
+    g.info.serial = i == 2 ? "1564720004631" : "156472000463" + std::to_string(i);
+    in.nvml->gpus.push_back(g);
+  }
+  const Finding c = delivery(in);
+  EXPECT_EQ(c.severity, Severity::kFail);
+  EXPECT_NE(std::find(c.notes.begin(), c.notes.end(),
+                      Phrase("accept.delivery.duplicate_serial")
+                          .fact("serial", "1564720004631")
+                          .fact(list_of("gpus", {"GPU 1 (00000000:08:00.0)", "GPU 2 (00000000:09:00.0)"}))),
+            c.notes.end());
+}
+
+TEST(ContractDelivery, LinkDownNeedsEvidenceSlowLinkWarns) {
+  probe::HostFacts h = clean_host();
+  h.inventory.nics[1].speed_mbps.reset();
+  h.inventory.nics[1].operstate = "down";
+  EXPECT_EQ(delivery(delivered(h)).severity, Severity::kNeedsEvidence);
+  h.inventory.nics[1] = nic("ens1f1", "0000:31:00.1", "15b3:101f", 10000);
+  const Finding c = delivery(delivered(h));
+  EXPECT_EQ(c.severity, Severity::kWarn);
+  EXPECT_NE(notes_en(c)[5].find("ens1f1 (15b3:101f) linked at 10,000 Mb/s, slower than the part"), std::string::npos);
+}
+
+TEST(ContractDelivery, OnlyWithAContract) {
+  AcceptInputs in = delivered(clean_host());
+  const AcceptReport with = run_acceptance(in, default_catalog());
+  ASSERT_EQ(with.checks.size(), 16u);
+  EXPECT_EQ(with.checks.back().id, "contract.delivery");
+  in.contract.reset();
+  const AcceptReport without = run_acceptance(in, default_catalog());
+  EXPECT_EQ(without.checks.size(), 15u);
+  EXPECT_EQ(without.checks.back().id, "gpu.count");
+}
+
+TEST(ContractDelivery, PerformanceTakesTheContractsClause) {
+  AcceptInputs in = delivered(clean_host());
+  in.benchmark = BenchmarkFigure{};
+  in.benchmark->images_per_s = 1900;
+  in.benchmark->scope = BenchmarkScope::kPerGpu;
+  in.benchmark->line = 3;
+  in.benchmark->text = "total images/sec: 1900 per GPU";
+  // 1,900 ≥ the catalog's 1,850 but < the contract's 2,000.
+  auto perf = [&](const AcceptInputs& x) {
+    for (const auto& c : run_acceptance(x, default_catalog()).checks)
+      if (c.id == "performance") return c;
+    return Finding{};
+  };
+  Finding c = perf(in);
+  EXPECT_EQ(c.severity, Severity::kFail);
+  EXPECT_EQ(english(c.notes.back()),
+            "the minimum 2,000 images/s per GPU is the contract's (vendor-quote-clean.yaml:32: \">= 2,000 images/s per "
+            "GPU\"), in place of the catalog's default");
+  in.contract.reset();
+  EXPECT_EQ(perf(in).severity, Severity::kPass);
+}
+
+Finding versions_of(const AcceptInputs& in) {
+  for (const auto& c : run_acceptance(in, default_catalog()).checks)
+    if (c.id == "versions") return c;
+  return {};
+}
+
+TEST(ContractDelivery, VersionsJudgedAgainstTheContractsDriverAndCuda) {
+  AcceptInputs in = delivered(clean_host());
+  in.facts->driver = probe::DriverVersion{"535.54.03", "NVRM version: 535.54.03"};
+  Finding c = versions_of(in);
+  EXPECT_EQ(c.severity, Severity::kFail);  // 535.54.03 < 535.104.05
+  EXPECT_NE(std::find_if(c.notes.begin(), c.notes.end(),
+                         [](const Phrase& p) { return p.key == "accept.versions.contract_driver_older"; }),
+            c.notes.end());
+  // The contract's CUDA 12.1 is judged as declared, quoted from its line.
+  EXPECT_NE(all_evidence(c).find("cuda 12.1 (the contract (vendor-quote-clean.yaml:26: \"12.1\"))"), std::string::npos)
+      << all_evidence(c);
+  in.facts->driver = probe::DriverVersion{"535.104.05", "NVRM version: 535.104.05"};
+  c = versions_of(in);
+  EXPECT_NE(std::find_if(c.notes.begin(), c.notes.end(),
+                         [](const Phrase& p) { return p.key == "accept.versions.contract_driver_same"; }),
+            c.notes.end());
+  in.facts->driver = probe::DriverVersion{"535.129.03", "NVRM version: 535.129.03"};
+  c = versions_of(in);
+  EXPECT_NE(c.severity, Severity::kFail);
+  EXPECT_NE(std::find_if(c.notes.begin(), c.notes.end(),
+                         [](const Phrase& p) { return p.key == "accept.versions.contract_driver_newer"; }),
+            c.notes.end());
+  EXPECT_EQ(c.severity, Severity::kWarn);
+}
+
+// The soak log's peak: per second, the GPUs' power summed, a GPU sampled twice counting once at its higher reading.
+TEST(ContractDelivery, LogSummaryPeakPowerSumsGpusPerSecond) {
+  LogSummariser s("soak.csv", 95, 85);
+  auto sample = [&](int64_t ms, uint32_t gpu, float w) {
+    telemetry::Sample x;
+    x.time_ms = ms;
+    x.gpu = gpu;
+    x.power_w = w;
+    s.add(x);
+  };
+  sample(0, 0, 400);
+  sample(0, 1, 410);  // second 0: 810 W
+  sample(1000, 0, 390);
+  sample(1000, 1, 420);
+  sample(1500, 0, 450);  // second 1: max(390, 450) + 420 = 870 W
+  sample(2000, 0, 300);  // second 2: 300 W
+  telemetry::GpuRegistry reg;
+  const LogSummary out = s.finish(reg, {});
+  ASSERT_TRUE(out.peak_power);
+  EXPECT_DOUBLE_EQ(out.peak_power->watts, 870);
+  EXPECT_EQ(out.peak_power->gpus, 2);
+  EXPECT_EQ(out.peak_power->time_ms, 1000);
+}
+
+TEST(ContractDelivery, CliReadsTheContractAndRejectsABadOne) {
+  const std::string dir = testing::temp_dir();
+  const std::string bad = testing::write_file(
+      dir, "bad-quote.yaml",
+      "vendor: X\ngpus: 8\nlines:\n  - {item: \"Mystery\", part: no-such-part, qty: 1, unit_price: 1}\n");
+  const auto r =
+      run_gpuplan("accept --root " + source_path("tests/fixtures/hosts/hgx-a100-8gpu") + " --contract " + bad);
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find("bad-quote.yaml"), std::string::npos) << r.err;
+  const auto ok = run_gpuplan("accept --format json --root " + source_path("tests/fixtures/hosts/hgx-a100-8gpu") +
+                              " --contract " + source_path("examples/vendor-quote-clean.yaml"));
+  EXPECT_NE(ok.out.find("\"contract.delivery\""), std::string::npos) << ok.out << ok.err;
+}
+
+}  // namespace
+}  // namespace gpuplan::accept
