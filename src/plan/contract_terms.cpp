@@ -75,10 +75,12 @@ class TermReader {
       r_.fail(found[1].first, prefix + "." + found[1].first.Scalar(), "error.contract.duplicate_term",
               {{"other", found[0].first.Scalar()}, {"line", std::to_string(r_.line_of(found[0].first))}});
     at = prefix + "." + found[0].first.Scalar();
+    key_line_ = r_.line_of(found[0].first);
     return found[0].second;
   }
 
-  // Records the term as written: the scalar, or a mapping as "key: value, …".
+  // Records the term as written, on its key's line (an empty value has none of its own): the
+  // scalar, or a mapping as "key: value, …".
   void write(const std::string& field, const YAML::Node& n) {
     std::string text;
     if (n.IsMap()) {
@@ -86,7 +88,7 @@ class TermReader {
     } else if (n.IsScalar()) {
       text = n.Scalar();
     }
-    t_.written[field] = WrittenTerm{text, r_.line_of(n)};
+    t_.written[field] = WrittenTerm{text, key_line_};
   }
 
   void unparsed(const std::string& field) { t_.unparsed.push_back(field); }
@@ -271,6 +273,7 @@ class TermReader {
   const YamlReader& r_;
   const catalog::Catalog& catalog_;
   ContractTerms t_;
+  int key_line_ = 0;  // the line of the key the last pick() found
 };
 
 }  // namespace

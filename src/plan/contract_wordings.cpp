@@ -244,6 +244,7 @@ PenaltyTerm read_penalty_wording(std::string_view text) {
       R"((?:¥|\$|usd|cny|rmb)\s*\d|\d\s*(?:万元|萬元|元|万|萬|cny|rmb|usd|dollars?)(?![a-z]))", kRe);
   // Fee credit in days ("1 day's fee", "免1天服务费") or in credited hours ("8 hours of service credit").
   static const std::regex kDays(R"(\d\s*(?:days?|天|日)(?![a-z]))", kRe);
+  static const std::regex kTimes(R"(\d\s*(?:倍|times(?![a-z])))", kRe);  // "2倍日租金", "2 times the daily fee"
   static const std::regex kCreditHours(R"(\d\s*(?:hours?|h)\s*(?:of\s*)?(?:service\s*)?credit)", kRe);
   std::string s = normalise(text);
   PenaltyTerm p;
@@ -254,7 +255,11 @@ PenaltyTerm read_penalty_wording(std::string_view text) {
     return p;
   }
   bool fee = has_any(s, {"fee", "credit", "rent", "费", "費", "租金"});
-  p.has_amount = has(s, kPercent) || has(s, kMoney) || has(s, kCreditHours) || (fee && has(s, kDays));
+  // An availability target ("99.9% availability", "可用性 99.9%") is a promise, not what is paid.
+  bool availability = has_any(s, {"availab", "uptime", "可用", "sla"});
+  bool percent = false;
+  for (double v : numbers(s, kPercent)) percent = percent || v < 90 || !availability;
+  p.has_amount = percent || has(s, kMoney) || has(s, kCreditHours) || (fee && (has(s, kDays) || has(s, kTimes)));
   return p;
 }
 

@@ -115,8 +115,11 @@ TEST(ContractTermsTest, GpuWordingFittingTwoOrNoCatalogGpusLeavesTheModelEmpty) 
 // --- Driver and CUDA ------------------------------------------------------------------------
 
 TEST(ContractTermsTest, DriverWordings) {
-  const std::pair<std::string, std::string> cases[] = {
-      {"535.104.05", "535.104.05"}, {"R535", "535"}, {"驱动 535.104.05", "535.104.05"}, {"470", "470"}};
+  const std::pair<std::string, std::string> cases[] = {{"535.104.05", "535.104.05"},
+                                                       {"R535", "535"},
+                                                       {"驱动 535.104.05", "535.104.05"},
+                                                       {"470", "470"},
+                                                       {"NVIDIA 驱动版本 ≥ 525.85.05", "525.85.05"}};
   for (const auto& [wording, version] : cases) {
     SCOPED_TRACE(wording);
     ContractTerms t = contract("driver", quoted(wording));
@@ -147,8 +150,10 @@ TEST(ContractTermsTest, CudaWordings) {
 
 TEST(ContractTermsTest, RackWordings) {
   const std::tuple<std::string, double, std::optional<double>> cases[] = {
-      {"32 A at 220 V", 32, 220},       {"32A/220V", 32, 220},  {"32安", 32, std::nullopt}, {"32 安培 220 伏", 32, 220},
-      {"单机柜 32A", 32, std::nullopt}, {"8A", 8, std::nullopt}};
+      {"32 A at 220 V", 32, 220},       {"32A/220V", 32, 220},
+      {"32安", 32, std::nullopt},       {"32 安培 220 伏", 32, 220},
+      {"单机柜 32A", 32, std::nullopt}, {"8A", 8, std::nullopt},
+      {"机柜电力 220V/16A", 16, 220},   {"机柜电流 16A 以上", 16, std::nullopt}};
   for (const auto& [wording, amps, volts] : cases) {
     SCOPED_TRACE(wording);
     ContractTerms t = contract("rack", quoted(wording));
@@ -169,7 +174,7 @@ TEST(ContractTermsTest, RackWordings) {
 
 TEST(ContractTermsTest, RackPowerAloneOrTwoFeedsStayUnparsed) {
   // 7 kW is no current unless a voltage is guessed; "2 × 16 A" does not say per feed or summed.
-  for (const std::string wording : {"7 kW", "2 × 16 A", "high-power rack"}) {
+  for (const std::string wording : {"7 kW", "单机柜功率 7kW", "2 × 16 A", "high-power rack"}) {
     ContractTerms t = contract("rack", quoted(wording));
     expect_unparsed(t, "rack", wording);
     EXPECT_FALSE(t.rack) << wording;
@@ -196,6 +201,9 @@ TEST(ContractTermsTest, PublicBandwidthWordings) {
       {"按带宽计费", std::nullopt, Billing::kFixed, std::nullopt},
       {"10TB/月", std::nullopt, std::nullopt, 10},
       {"500 GB/month", std::nullopt, std::nullopt, 0.5},  // decimal: 500 GB = 0.5 TB
+      {"独享带宽 100M，按固定带宽计费", 100, Billing::kFixed, std::nullopt},
+      {"BGP 100Mbps 独享", 100, std::nullopt, std::nullopt},  // dedicated says nothing of billing
+      {"公网按流量计费 0.8元/GB", std::nullopt, Billing::kMetered, std::nullopt},
   };
   for (const BandwidthCase& c : cases) {
     SCOPED_TRACE(c.wording);
@@ -236,6 +244,8 @@ TEST(ContractTermsTest, InternalNetworkWordings) {
       {"双口 25G", std::nullopt, 25, 2},
       {"双口万兆", NetworkKind::kEthernet, 10, 2},  // 万兆 = 10 GbE
       {"雙口200Gb/s InfiniBand HDR", NetworkKind::kInfiniband, 200, 2},
+      {"8张 200G HDR IB 网卡", NetworkKind::kInfiniband, 200, 8},
+      {"RoCE 2×100G", NetworkKind::kEthernet, 100, 2},
   };
   for (const NetworkCase& c : cases) {
     SCOPED_TRACE(c.wording);
@@ -266,6 +276,7 @@ TEST(ContractTermsTest, PerformanceWordingsPerGpu) {
       {"ResNet-50 training, batch 256, >= 1,850 images/s per GPU", 256},
       {"每卡 ≥1850 张/秒", std::nullopt},
       {"单卡 ResNet-50 训练 batch256 不低于 1,850 images/sec", 256},
+      {"ResNet-50 训练吞吐 ≥ 1850 images/s/GPU", std::nullopt},
   };
   for (const auto& [wording, batch] : cases) {
     SCOPED_TRACE(wording);
@@ -359,17 +370,19 @@ TEST(ContractTermsTest, PenaltyNoneAmountOrNeither) {
     ASSERT_TRUE(t.service.penalty) << yaml;
     EXPECT_TRUE(t.service.penalty->none) << yaml;
     EXPECT_TRUE(t.has("service.penalty")) << yaml;  // written down, as none: the audit judges it
+    EXPECT_EQ(t.written.at("service.penalty").line, 6) << yaml;
     EXPECT_TRUE(t.unparsed.empty());
   }
   for (const std::string wording :
        {"5% of the monthly fee per hour beyond the 4 h repair time", "每超时1小时扣当月费用5%", "¥5,000 per incident",
-        "每次赔偿 5000 元", "2万元", "USD 500 per hour late", "1 day's fee credited per hour of downtime"}) {
+        "每次赔偿 5000 元", "2万元", "USD 500 per hour late", "1 day's fee credited per hour of downtime",
+        "按日租金的2倍赔偿", "可用性低于 99.9% 时，每小时扣减月费 5%"}) {
     ContractTerms t = service("penalty", quoted(wording));
     ASSERT_TRUE(t.service.penalty) << wording;
     EXPECT_FALSE(t.service.penalty->none) << wording;
     EXPECT_TRUE(t.service.penalty->has_amount) << wording;
   }
-  for (const std::string wording : {"compensation as agreed", "按合同约定赔偿"}) {
+  for (const std::string wording : {"compensation as agreed", "按合同约定赔偿", "99.9% availability SLA"}) {
     ContractTerms t = service("penalty", quoted(wording));
     ASSERT_TRUE(t.service.penalty) << wording;
     EXPECT_FALSE(t.service.penalty->none) << wording;
@@ -397,6 +410,10 @@ TEST(ContractTermsTest, OldKeysReadAsTheNewFields) {
        {"service.response_h", "gpu", "driver", "cuda", "rack", "internal_network", "performance", "reboot_sla_min"})
     EXPECT_TRUE(t.has(field)) << field;
   EXPECT_EQ(t.written.at("rack").line, 10);
+  // A term in block form is written on its key's line.
+  ContractTerms block = terms_of("contract:\n  rack:\n    current_a: 32\n    voltage_v: 220\n");
+  EXPECT_EQ(block.written.at("rack").line, 6);
+  EXPECT_EQ(block.written.at("rack").text, "current_a: 32, voltage_v: 220");
 }
 
 TEST(ContractTermsTest, ATermGivenUnderBothNamesIsAnErrorNamingTheLine) {
