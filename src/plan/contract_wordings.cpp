@@ -4,6 +4,7 @@
 // that fits more than one value, read as nothing: the term is then listed as unparsed and
 // quoted by the audit rather than guessed.
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <regex>
 #include <set>
@@ -51,14 +52,23 @@ bool has_any(const std::string& s, std::initializer_list<const char*> words) {
 // Every number captured by group 1 of `re` in `s`, as distinct values.
 std::set<double> numbers(const std::string& s, const std::regex& re) {
   std::set<double> out;
-  for (auto it = std::sregex_iterator(s.begin(), s.end(), re); it != std::sregex_iterator(); ++it)
-    out.insert(std::strtod((*it)[1].str().c_str(), nullptr));
+  for (auto it = std::sregex_iterator(s.begin(), s.end(), re); it != std::sregex_iterator(); ++it) {
+    double v = std::strtod((*it)[1].str().c_str(), nullptr);
+    if (std::isfinite(v)) out.insert(v);  // 400 digits read as infinity: no value, not a huge one
+  }
   return out;
 }
 
 // The one value of `values`, or nothing when there are none or several.
 std::optional<double> only(const std::set<double>& values) {
   return values.size() == 1 ? std::optional<double>(*values.begin()) : std::nullopt;
+}
+
+// A count of ports, GPUs or a batch: whole, at least 1 and plausible, else nothing.
+std::optional<int> whole_count(const std::set<double>& values) {
+  std::optional<double> v = only(values);
+  if (!v || *v < 1 || *v > 100000 || *v != std::floor(*v)) return std::nullopt;
+  return static_cast<int>(*v);
 }
 
 // A duration in minutes: "4 h", "4小时", "30 min", "15分钟"; nothing when no unit or two durations.
@@ -185,7 +195,7 @@ std::optional<InternalNetworkTerm> read_internal_network_wording(std::string_vie
   for (double p : numbers(s, kPortsWords)) ports.insert(p);
   if (auto words = chinese_count(s, {"口", "端口", "张", "張", "块", "塊"})) ports.insert(*words);
   if (ports.size() > 1) return std::nullopt;
-  if (ports.size() == 1 && *ports.begin() >= 1) n.ports = static_cast<int>(*ports.begin());
+  n.ports = whole_count(ports);
   return n;
 }
 
@@ -216,7 +226,7 @@ std::optional<PerformanceTerm> read_performance_wording(std::string_view text, s
   }
   std::set<double> batch = numbers(s, kBatch);
   if (batch.size() > 1) return std::nullopt;
-  if (batch.size() == 1) p.batch = static_cast<int>(*batch.begin());
+  p.batch = whole_count(batch);
   return p;
 }
 
@@ -273,7 +283,7 @@ std::optional<GpuTerm> read_gpu_wording(std::string_view text, const catalog::Ca
   std::set<double> counts = numbers(s, kCountBefore);
   for (double c : numbers(s, kCountAfter)) counts.insert(c);
   for (double c : numbers(s, kCountWords)) counts.insert(c);
-  if (counts.size() == 1 && *counts.begin() >= 1) g.count = static_cast<int>(*counts.begin());
+  g.count = whole_count(counts);
   // The memory size must be written: A100 came in 40 GB and 80 GB, and the catalog need not list both.
   std::set<double> memory = numbers(s, kMemory);
   bool sxm = has_any(s, {"sxm", "hgx"}), pcie = s.find("pcie") != std::string::npos;

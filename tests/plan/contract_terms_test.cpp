@@ -2,6 +2,10 @@
 // lists reads to the typed values written beside it here, by hand from the wording itself; the
 // structured form of the same term gives the same values; unreadable wordings stay unparsed with
 // their text kept; old keys read as the new fields; wrong structured values are errors.
+// Where the wordings come from: the seed articles' own lines (S0 §2.3 "2x25GbE", "HDR 200G IB网卡",
+// "按固定带宽计费", "固定带宽+X TB流量包"; S0 §3.3 "8A电流", "16A以上电流"; S1 §2 "雙口200Gb/s InfiniBand
+// HDR"; S1 §3 "5x8", "7x24", "MTTR≤4小时"; S1 §5 "单卡A100在ResNet-50训练batch256…1,850 images/sec"), the
+// shipped examples, and our own variants and edge cases beside them.
 #include "plan/contract_terms.h"
 
 #include <gtest/gtest.h>
@@ -179,6 +183,10 @@ TEST(ContractTermsTest, RackPowerAloneOrTwoFeedsStayUnparsed) {
     expect_unparsed(t, "rack", wording);
     EXPECT_FALSE(t.rack) << wording;
   }
+  // A number too long for a double reads as nothing, not as infinity amperes.
+  const std::string huge = "1" + std::string(400, '0') + " A";
+  EXPECT_FALSE(contract("rack", quoted(huge)).rack);
+  EXPECT_FALSE(contract("internal_network", quoted("99999999999 x 25 GbE")).internal_network->ports);
 }
 
 // --- Public bandwidth -----------------------------------------------------------------------
