@@ -40,10 +40,6 @@ struct VendorQuote {
   int gpus = 0;
   std::vector<VendorLine> lines;
   std::vector<VendorLicence> licences;
-  std::optional<double> response_time_h;
-  std::optional<double> mttr_h;
-  std::optional<std::string> penalty;
-  std::vector<std::pair<std::string, std::string>> contract;  // field -> written term
   ContractTerms terms;  // contract: and service:, typed (plan/contract_terms.h)
   std::vector<std::string> hidden_costs_covered;
 };

@@ -31,7 +31,11 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
+
+#include "catalog/catalog.h"
+#include "core/yaml_reader.h"
 
 namespace gpuplan::plan {
 
@@ -104,5 +108,34 @@ struct ContractTerms {
 
   bool has(const std::string& field) const { return written.count(field) != 0; }
 };
+
+// Reads a quote's `contract:` and `service:` mappings (either may be undefined) into terms, by the
+// field names above; every term present is `written`, those whose words could not be read are
+// `unparsed`. Throws ParseFailure (core/error.h) naming file, line and field for a structured value
+// of the wrong type, unit or value, an unknown key, or a term given under two of its names.
+ContractTerms read_contract_terms(const YamlReader& reader, const YAML::Node& contract, const YAML::Node& service,
+                                  const catalog::Catalog& catalog);
+
+// One term's wording, English or Chinese (the README's "Contract terms" table lists what each reads).
+// Each gives nothing when the wording says nothing gpuplan can read for sure: no number with its
+// unit, two different values, or a value that fits more than one reading.
+//
+// GPU: model is the catalog gpu id only when exactly one catalog GPU fits the model word, the
+// memory size (which must be written: never a guess between 40 GB and 80 GB) and the form factor
+// if named ("SXM", "HGX", "PCIe"); otherwise "" with the count if one was read.
+std::optional<GpuTerm> read_gpu_wording(std::string_view text, const catalog::Catalog& catalog);
+std::optional<std::string> read_driver_wording(std::string_view text);  // "535.104.05", "R535" → "535"
+std::optional<std::string> read_cuda_wording(std::string_view text);    // "CUDA 12.1" → "12.1"
+// A current is needed: a power alone ("7 kW") would need a guessed voltage and reads as nothing.
+std::optional<RackTerm> read_rack_wording(std::string_view text);
+std::optional<PublicBandwidthTerm> read_public_bandwidth_wording(std::string_view text);
+std::optional<InternalNetworkTerm> read_internal_network_wording(std::string_view text);
+// A figure stated per server ("整机", "per server") is divided by `gpus_per_server`, the contract's
+// own GPU count; without it the clause reads as nothing.
+std::optional<PerformanceTerm> read_performance_wording(std::string_view text, std::optional<int> gpus_per_server);
+std::optional<double> read_hours_wording(std::string_view text);    // "4 h", "4小时", "30 min" → 0.5
+std::optional<double> read_minutes_wording(std::string_view text);  // "15 min", "15分钟内", "0.5 h" → 30
+std::optional<ServiceHours> read_service_hours_wording(std::string_view text);  // "7×24", "5x8"
+PenaltyTerm read_penalty_wording(std::string_view text);  // always readable: none, with or without an amount
 
 }  // namespace gpuplan::plan

@@ -187,6 +187,12 @@ constexpr Words kWords[] = {
   {"error.yaml.low_above_high", "low is above high", "下限高于上限"},
   {"error.yaml.not_quantity", "must be a number or a quantity with a unit ({units})", "必须是数字或带单位的数量（{units}）"},
   {"error.yaml.not_list", "must be a list", "必须是列表"},
+  // Contract terms of a vendor quote (plan/contract_terms)
+  {"error.contract.duplicate_term", "given twice: also as '{other}' on line {line}", "重复给出：第 {line} 行已写作“{other}”"},
+  {"error.contract.not_term", "must be the term in words or a mapping of {keys}", "必须是文字写明的条款，或由 {keys} 组成的映射"},
+  {"error.contract.empty_term", "must give at least one of {keys}", "至少要给出 {keys} 中的一项"},
+  {"error.contract.missing_key", "missing {key}", "缺少 {key}"},
+  {"error.contract.not_positive", "must be more than 0 (got {got})", "必须大于 0（实际为 {got}）"},
 };
 // clang-format on
 
