@@ -339,6 +339,11 @@ TEST(InventoryTest, SnapshotKeepsWhatTheInventoryRead) {
     EXPECT_EQ(describe(again), describe(view->facts->inventory)) << name;
     EXPECT_EQ(again.disks.size(), 4u) << name;  // not an empty inventory compared with another
     EXPECT_EQ(again.nics.size(), 4u) << name;
+    // The PCI functions' `driver` links lead somewhere in the unpacked tree too.
+    HostFs unpacked_fs(dir);
+    auto pci = probe_pci(unpacked_fs);
+    ASSERT_TRUE(pci.ok()) << pci.error().str();
+    for (const auto* gpu : pci->of_kind(PciKind::kGpu)) EXPECT_EQ(gpu->driver, "nvidia") << gpu->address;
   }
 }
 
