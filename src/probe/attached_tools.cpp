@@ -319,6 +319,95 @@ void read_nvidia_smi(const std::vector<Line>& lines, FirmwareEvidence& ev) {
   add_form(ev.forms, "nvidia-smi -q");
 }
 
+// --- Memory devices ------------------------------------------------------------------------------
+
+// dmidecode's words for a field the firmware left empty.
+std::string known(std::string_view value) {
+  for (std::string_view none : {"Unknown", "Not Specified", "NO DIMM", "None", "Other"})
+    if (value == none) return "";
+  return std::string(value);
+}
+
+// "3200 MT/s", "3200 MHz" → 3200; "Unknown" → nullopt.
+std::optional<double> speed_of(std::string_view value) {
+  for (std::string_view unit : {" MT/s", " MHz"}) {
+    if (value.size() <= unit.size() || value.substr(value.size() - unit.size()) != unit) continue;
+    auto n = int_of(value.substr(0, value.size() - unit.size()));
+    if (n && *n > 0) return *n;
+  }
+  return std::nullopt;
+}
+
+// "64 GB" → 64, "65536 MB" → 64, "1 TB" → 1024, "16384 kB" → 1/64: GiB, since SMBIOS sizes are
+// binary whatever dmidecode calls them. nullopt when it does not parse.
+std::optional<double> gib_of(std::string_view value) {
+  const size_t space = value.find(' ');
+  if (space == std::string_view::npos) return std::nullopt;
+  auto n = int_of(value.substr(0, space));
+  if (!n || *n <= 0) return std::nullopt;
+  const std::string_view unit = value.substr(space + 1);
+  if (unit == "kB") return *n / (1024.0 * 1024.0);
+  if (unit == "MB") return *n / 1024.0;
+  if (unit == "GB") return static_cast<double>(*n);
+  if (unit == "TB") return *n * 1024.0;
+  return std::nullopt;
+}
+
+struct MemoryRecord {
+  int line = 0;                                     // of its "Memory Device" header
+  std::optional<std::pair<int, std::string>> size;  // line and value
+  Dimm dimm;
+};
+
+}  // namespace
+
+Result<std::vector<Dimm>> parse_dmidecode_memory(std::string_view text) {
+  const std::vector<Line> lines = lines_of(text);
+  std::vector<MemoryRecord> records;
+  bool in = false;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    const Line& l = lines[i];
+    if (!l.indented && l.text == "Memory Device") {
+      records.push_back({static_cast<int>(i + 1), std::nullopt, {}});
+      in = true;
+      continue;
+    }
+    if (!in || !(l.indented || l.text.empty())) {
+      in = false;
+      continue;
+    }
+    auto kv = key_value(l.text);
+    if (!kv) continue;
+    Dimm& d = records.back().dimm;
+    const auto [key, value] = *kv;
+    if (key == "Size")
+      records.back().size = {static_cast<int>(i + 1), std::string(value)};
+    else if (key == "Locator")
+      d.locator = known(value);
+    else if (key == "Type")
+      d.type = known(value);
+    else if (key == "Speed")
+      d.speed_mts = speed_of(value);
+    else if (key == "Part Number")
+      d.part_number = known(value);
+  }
+  if (records.empty()) return Error{"", 0, "", Phrase("error.dmidecode.no_memory_device")};
+  std::vector<Dimm> dimms;
+  for (MemoryRecord& r : records) {
+    if (!r.size) return Error{"", r.line, "Size", Phrase("error.dmidecode.no_size")};
+    const std::string& size = r.size->second;
+    if (size == "No Module Installed" || size == "Not Installed") continue;
+    if (r.dimm.type == "Flash" || r.dimm.type == "ROM") continue;
+    auto gib = gib_of(size);
+    if (!gib) return Error{"", r.size->first, "Size", Phrase("error.dmidecode.bad_size").fact("got", size)};
+    r.dimm.size_gb = *gib;
+    dimms.push_back(std::move(r.dimm));
+  }
+  return dimms;
+}
+
+namespace {
+
 // Each reader picks its own tool's lines out of the same text, in the order of the forms' list.
 template <class Evidence>
 Evidence read_with(std::string_view text,

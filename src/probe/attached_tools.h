@@ -17,6 +17,8 @@
 #include <string_view>
 #include <vector>
 
+#include "core/error.h"
+#include "probe/inventory.h"
 #include "probe/tools.h"
 
 namespace gpuplan::probe {
@@ -90,5 +92,15 @@ struct FirmwareEvidence {
   std::vector<GpuVbios> gpus;
 };
 FirmwareEvidence read_firmware_evidence(std::string_view text);
+
+// `dmidecode -t memory` (or `-t 17`): the populated "Memory Device" records, in the order printed.
+// Size "64 GB" (GiB as the firmware counts them), "65536 MB" or "1 TB"; "No Module Installed"
+// is an empty slot and left out, as are firmware chips the table also lists (Type Flash or ROM).
+// Type "DDR4"; speed the module's rated "Speed" ("3200 MT/s", older dmidecode "3200 MHz"), not
+// the "Configured Memory Speed" the board runs it at; locator the "Locator" ("P1-DIMMA1");
+// "Unknown", "Not Specified" and "NO DIMM" read as "". An Error (with its line) when the text
+// holds no Memory Device record, or a record has no Size line or a size that does not parse, so
+// a cut or foreign paste never passes for a server with fewer DIMMs.
+Result<std::vector<Dimm>> parse_dmidecode_memory(std::string_view text);
 
 }  // namespace gpuplan::probe

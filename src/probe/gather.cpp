@@ -172,6 +172,12 @@ SnapshotContent snapshot_content(const HostInput& host, const HostView& view) {
       content.host_files.push_back("/sys/class/infiniband/" + port.device + "/device");
     content.link_dirs.push_back("/sys/class/nvme");
     for (const auto& n : facts.nvme) content.host_files.push_back("/sys/class/nvme/" + n.name + "/device");
+    // Every disk and interface as a link, the ones the inventory left out too (lo, a bridge):
+    // an unpacked snapshot then lists what the host listed (probe/inventory.h).
+    content.link_dirs.push_back("/sys/block");
+    content.link_dirs.push_back("/sys/class/net");
+    for (const auto& n : facts.inventory.nics)
+      content.host_files.push_back("/sys/class/net/" + n.name + "/device/driver");
   }
   for (const auto& log : view.kernel_logs) content.captures[log.capture] = log.text;
   if (!view.nvml_json.empty()) content.captures["nvml.json"] = view.nvml_json;

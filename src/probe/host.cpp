@@ -151,6 +151,7 @@ Result<HostFacts> probe_host(const HostFs& fs) {
   facts.ib_ports = read_ib_ports(fs);
   facts.nvme = read_nvme(fs);
   if (auto version = fs.read("/proc/driver/nvidia/version")) facts.driver = parse_driver_version(*version);
+  facts.inventory = probe_inventory(fs);
   return facts;
 }
 

@@ -29,7 +29,7 @@ struct CpuInventory {
 };
 
 struct Dimm {
-  std::string locator;       // "mc0/dimm3" (EDAC) or "P0_DIMM_A1" (dmidecode Locator)
+  std::string locator;       // EDAC dimm_label when set, else "mc0/dimm3"; dmidecode's Locator ("P1-DIMMA1")
   double size_gb = 0;        // GiB as the firmware counts them (a "64 GB" RDIMM is 65536 MiB)
   std::string type;          // "DDR4", "DDR5"; "" when unknown
   std::optional<double> speed_mts;

@@ -77,8 +77,10 @@ class SnapshotWriter {
  public:
   SnapshotWriter(const HostFs& fs, archive* a) : fs_(fs), a_(a) {}
 
-  // Archives the links on the way to `host_path` and, when it ends in a regular file, the file.
-  void add_path(const std::string& host_path) {
+  // Archives the links on the way to `host_path` and, when it ends in a regular file, the file;
+  // with `keep_dir`, a directory it ends in too, so a link to it (a device's `driver`) does not
+  // dangle in the unpacked tree when no file below it was read.
+  void add_path(const std::string& host_path, bool keep_dir = false) {
     std::vector<std::string> todo = components(host_path);
     std::string current;
     int links_followed = 0;
@@ -104,6 +106,7 @@ class SnapshotWriter {
       }
       current = next;
       if (i + 1 == todo.size() && S_ISREG(st.st_mode)) add_file_from_host(current, real);
+      if (i + 1 == todo.size() && S_ISDIR(st.st_mode) && keep_dir) add_dir(current);
     }
   }
 
@@ -150,6 +153,18 @@ class SnapshotWriter {
     if (in.bad()) return;
     add_file(host_path.substr(1), text.str());
     added_.insert(host_path);
+  }
+
+  void add_dir(const std::string& host_path) {
+    if (failed_ || !added_.insert(host_path).second) return;
+    const std::string name = host_path.substr(1);
+    EntryPtr e(archive_entry_new(), &archive_entry_free);
+    archive_entry_set_pathname(e.get(), name.c_str());
+    archive_entry_set_filetype(e.get(), AE_IFDIR);
+    archive_entry_set_perm(e.get(), 0755);
+    if (archive_write_header(a_, e.get()) != ARCHIVE_OK) return fail(name);
+    if (archive_write_finish_entry(a_) != ARCHIVE_OK) return fail(name);
+    ++entries_;
   }
 
   void add_file(const std::string& name, const std::string& text) {
@@ -259,7 +274,7 @@ Result<int> write_snapshot(const HostFs& fs, const SnapshotContent& content, con
   for (const auto& [name, text] : content.captures) w.add_text("gpuplan/" + name, text);
   for (const auto& [link, target] : fs.links_followed()) w.add_link(link, target);
   for (const auto& dir : content.link_dirs) w.add_link_dir(dir);
-  for (const auto& file : content.host_files) w.add_path(file);
+  for (const auto& file : content.host_files) w.add_path(file, /*keep_dir=*/true);
   if (w.failed()) {
     Error e = *w.failed();
     e.file = out;

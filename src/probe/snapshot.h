@@ -34,7 +34,9 @@ namespace gpuplan::probe {
 // links): files, and directory listings whose entries are links (PCI devices, IOMMU group
 // members) that a probe listed without following.
 struct SnapshotContent {
-  std::vector<std::string> host_files;             // read through `fs`; links on the way are kept
+  // Read through `fs`; the links on the way are kept, and a directory one ends in (a `driver`
+  // link's target).
+  std::vector<std::string> host_files;
   std::vector<std::string> link_dirs;               // every entry is archived (links as links)
   std::map<std::string, std::string> captures;      // "kernel.log" → text, "tools/ibstat.txt" → text
 };

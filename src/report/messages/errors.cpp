@@ -149,6 +149,12 @@ constexpr Words kWords[] = {
   {"error.nvlink.bad_value", "expected '<speed> GB/s' or '<inactive>', got '{got}'", "应为 '<speed> GB/s' 或 '<inactive>'，实际为“{got}”"},
   {"error.nvlink.bad_speed", "expected a speed in GB/s, got '{got}'", "应为以 GB/s 计的速率，实际为“{got}”"},
   {"error.nvlink.empty", "expected `nvidia-smi nvlink --status` output with a 'GPU N:' line", "应为 `nvidia-smi nvlink --status` 的输出，且包含 'GPU N:' 行"},
+  {"error.dmidecode.no_memory_device", "expected `dmidecode -t memory` output with at least one 'Memory Device' record",
+                                      "应为 `dmidecode -t memory` 的输出，且至少包含一条 'Memory Device' 记录"},
+  {"error.dmidecode.no_size", "this 'Memory Device' record has no 'Size:' line; was the output cut short?",
+                              "这条 'Memory Device' 记录没有 'Size:' 行，输出是否被截断？"},
+  {"error.dmidecode.bad_size", "expected 'Size: <n> MB', '<n> GB' or 'No Module Installed', got '{got}'",
+                               "应为 'Size: <n> MB'、'<n> GB' 或 'No Module Installed'，实际为“{got}”"},
   // JSON fields (probe/tools, nvml snapshots)
   {"error.json.missing", "missing", "缺失"},
   {"error.json.not_object", "expected an object", "应为对象"},
