@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "accept/attachment_helpers.h"
 #include "accept/check_helpers.h"
 #include "accept/checks.h"
 #include "catalog/gpu_ids.h"
@@ -48,8 +49,9 @@ std::string squeeze(const std::string& s) {
   return out;
 }
 
-Phrase ev(const std::string& path, const std::string& value) {
-  return phrase("accept.ev.delivery").fact("path", path).fact("value", value);
+// A raw value the host did not give: shown as "?" in every language.
+std::string or_unknown(const std::string& s) {
+  return s.empty() ? "?" : s;
 }
 
 // One contract line's comparison: what it says, what was found, and the verdict.
@@ -110,7 +112,11 @@ void judge_serials(const AcceptInputs& in, LineJudge& j) {
   if (!in.nvml) return;
   std::map<std::string, std::vector<std::string>> by_serial;
   for (const auto& g : in.nvml->gpus) {
-    j.evidence(ev("NVML " + nvml_gpu(g), g.info.name + ", serial " + g.info.serial.value_or("—")));
+    const bool has_serial = g.info.serial && !g.info.serial->empty();
+    j.evidence(phrase(has_serial ? "accept.ev.delivery.serial" : "accept.ev.delivery.no_serial")
+                   .fact("gpu", nvml_gpu(g))
+                   .fact("name", g.info.name)
+                   .fact("serial", g.info.serial.value_or("")));
     if (g.info.serial && !g.info.serial->empty()) by_serial[*g.info.serial].push_back(nvml_gpu(g));
   }
   for (const auto& [serial, gpus] : by_serial) {
@@ -126,7 +132,10 @@ void judge_gpus(const AcceptInputs& in, const Catalog& cat, const VendorLine& l,
   for (const PciDevice* d : pci_gpus(in)) {
     const Entry* e = catalog::gpu_by_pci_id(cat, d->vendor, d->device);
     const std::string id = pci_id(d->vendor, d->device);
-    j.evidence(ev("/sys/bus/pci/devices/" + d->address, id + (e ? " (" + e->id + ")" : "")));
+    j.evidence(phrase(e ? "accept.ev.delivery.gpu" : "accept.ev.delivery.gpu_unknown")
+                   .fact("path", "/sys/bus/pci/devices/" + d->address)
+                   .fact("id", id)
+                   .fact("part", e ? e->id : ""));
     ++found[e ? e->id : id];
     if (e && e->id == part.id)
       ++matched;
@@ -151,8 +160,10 @@ void judge_cpu(const AcceptInputs& in, const Catalog& cat, const VendorLine& l, 
   const probe::CpuInventory& cpu = in.facts->inventory.cpu;
   if (cpu.model.empty())
     return j.say(Severity::kNeedsEvidence, key_of(Severity::kNeedsEvidence), l, {phrase("accept.delivery.needs.cpu")});
-  j.evidence(ev("/proc/cpuinfo", "model name: " + cpu.model + "; " + std::to_string(cpu.sockets) +
-                                     " physical package(s), " + std::to_string(cpu.logical_cpus) + " processor(s)"));
+  j.evidence(phrase("accept.ev.delivery.cpu")
+                 .fact("model", cpu.model)
+                 .fact("sockets", std::to_string(cpu.sockets))
+                 .fact("cpus", std::to_string(cpu.logical_cpus)));
   const Entry* delivered = nullptr;
   for (const Entry* e : cat.of_kind("cpu"))
     if (e->has("cpuinfo_model") && lower(squeeze(e->text("cpuinfo_model"))) == lower(squeeze(cpu.model))) delivered = e;
@@ -179,45 +190,106 @@ void judge_cpu(const AcceptInputs& in, const Catalog& cat, const VendorLine& l, 
 }
 
 // Memory ----------------------------------------------------------------------------------------
-std::string dimm_path(const probe::MemoryInventory& mem, const probe::Dimm& d) {
-  return mem.dimm_source == "edac" ? "/sys/devices/system/edac/mc/" + d.locator : "dmidecode: " + d.locator;
+// One DIMM's size, type and part number, as the evidence shows a module.
+Phrase module_of(const probe::Dimm& d) {
+  Phrase size = phrase(d.type.empty() ? "accept.ev.delivery.module" : "accept.ev.delivery.module_typed")
+                    .fact("size", num(d.size_gb))
+                    .fact("type", d.type);
+  if (d.part_number.empty()) return size;
+  return phrase("accept.ev.delivery.module_part").fact("module", {size}).fact("part", d.part_number);
 }
 
-void judge_memory(const AcceptInputs& in, const VendorLine& l, const Entry& part, const std::set<long>& contract_sizes,
-                  LineJudge& j) {
-  const probe::MemoryInventory& mem = in.facts->inventory.memory;
-  if (mem.total_gib) j.evidence(ev("/proc/meminfo", "MemTotal " + num(*mem.total_gib, 1) + " GiB"));
-  if (mem.dimms.empty())
-    return j.say(Severity::kNeedsEvidence, key_of(Severity::kNeedsEvidence), l,
-                 {phrase("accept.delivery.needs.dimms")});
+// An EDAC DIMM: its sysfs directory, and the board's label when the driver set one.
+Phrase edac_evidence(const probe::Dimm& d) {
+  const bool labelled = !d.sysfs.empty() && !d.sysfs.ends_with("/" + d.locator);
+  return phrase(labelled ? "accept.ev.delivery.dimm_labelled" : "accept.ev.delivery.dimm")
+      .fact("path", d.sysfs.empty() ? d.locator : d.sysfs)
+      .fact("label", d.locator)
+      .fact("module", {module_of(d)});
+}
+
+// One list of DIMMs (EDAC's or an attached dmidecode's) against the line.
+struct DimmCount {
+  Severity severity = Severity::kPass;
+  Phrase found{"accept.delivery.found.dimms"};
+};
+
+DimmCount count_dimms(const std::vector<probe::Dimm>& dimms, const Phrase& source, const VendorLine& l,
+                      const Entry& part, const std::set<long>& contract_sizes) {
   const long size = std::lround(part.number("size_gb"));
   std::map<long, int> by_size;  // GiB → DIMMs
   double installed = 0;
-  for (const auto& d : mem.dimms) {
+  for (const auto& d : dimms) {
     ++by_size[std::lround(d.size_gb)];
     installed += d.size_gb;
-    j.evidence(ev(dimm_path(mem, d), num(d.size_gb) + " GiB" + (d.type.empty() ? "" : " " + d.type) +
-                                         (d.part_number.empty() ? "" : ", " + d.part_number)));
   }
   // DIMMs of a size no memory line names stand in for this line's, if any are missing.
   int others = 0;
   for (const auto& [gib, n] : by_size)
     if (!contract_sizes.count(gib)) others += n;
   const int matched = by_size.count(size) ? by_size[size] : 0;
-  const double want_total = part.number("size_gb") * l.qty;
-  Severity s = count_verdict(matched, l.qty);
+  DimmCount out;
+  out.severity = count_verdict(matched, l.qty);
   // Other modules adding up to the contract's memory are another layout, not less memory.
-  if (s == Severity::kFail && others > 0 && installed >= want_total) s = Severity::kWarn;
-  if (s == Severity::kPass && others > 0) s = Severity::kWarn;
+  if (out.severity == Severity::kFail && others > 0 && installed >= part.number("size_gb") * l.qty)
+    out.severity = Severity::kWarn;
+  if (out.severity == Severity::kPass && others > 0) out.severity = Severity::kWarn;
   std::vector<Phrase> groups;
   for (const auto& [gib, n] : by_size)
     groups.push_back(
         phrase("accept.delivery.found.dimm_group").fact("count", std::to_string(n)).fact("size", num(gib)));
-  j.say(s, key_of(s), l,
-        {phrase("accept.delivery.found.dimms")
-             .fact("groups", groups)
-             .fact("installed", num(installed))
-             .fact("source", mem.dimm_source)});
+  out.found = phrase("accept.delivery.found.dimms")
+                  .fact("groups", groups)
+                  .fact("installed", num(installed))
+                  .fact("source", {source});
+  return out;
+}
+
+// The same modules by size, whatever order the two tools list them in.
+bool same_sizes(const std::vector<probe::Dimm>& a, const std::vector<probe::Dimm>& b) {
+  std::multiset<long> sa, sb;
+  for (const auto& d : a) sa.insert(std::lround(d.size_gb));
+  for (const auto& d : b) sb.insert(std::lround(d.size_gb));
+  return sa == sb;
+}
+
+// EDAC's DIMM list, else an attached `dmidecode -t memory` (AMD's EDAC driver lists ranks, not
+// modules). When both are there and disagree, neither is taken over the other: the line warns,
+// and fails only when both lists are below the contract.
+void judge_memory(const AcceptInputs& in, const VendorLine& l, const Entry& part, const std::set<long>& contract_sizes,
+                  LineJudge& j) {
+  const probe::MemoryInventory& mem = in.facts->inventory.memory;
+  if (mem.total_gib) j.evidence(phrase("accept.ev.delivery.meminfo").fact("gib", num(*mem.total_gib, 1)));
+  const Attachment* attached = nullptr;
+  for (const Attachment* a : attachments_for(in, "contract.delivery"))
+    if (a->dimms && !attached) attached = a;
+  for (const auto& d : mem.dimms) j.evidence(edac_evidence(d));
+  if (attached)
+    for (const auto& d : *attached->dimms)
+      j.evidence(phrase("accept.ev.delivery.dimm_attached")
+                     .fact("file", attached->file)
+                     .fact("slot", or_unknown(d.locator))
+                     .fact("module", {module_of(d)}));
+  const Phrase edac = phrase("accept.delivery.source.edac");
+  const Phrase dmidecode =
+      attached ? phrase("accept.delivery.source.dmidecode").fact("file", attached->file) : Phrase("");
+  if (mem.dimms.empty() && !attached)
+    return j.say(Severity::kNeedsEvidence, key_of(Severity::kNeedsEvidence), l,
+                 {phrase("accept.delivery.needs.dimms")});
+  if (mem.dimms.empty() || !attached || same_sizes(mem.dimms, *attached->dimms)) {
+    const bool from_edac = !mem.dimms.empty();
+    const DimmCount n =
+        count_dimms(from_edac ? mem.dimms : *attached->dimms, from_edac ? edac : dmidecode, l, part, contract_sizes);
+    return j.say(n.severity, key_of(n.severity), l, {n.found});
+  }
+  const DimmCount a = count_dimms(mem.dimms, edac, l, part, contract_sizes);
+  const DimmCount b = count_dimms(*attached->dimms, dmidecode, l, part, contract_sizes);
+  const bool both_below = a.severity == Severity::kFail && b.severity == Severity::kFail;
+  escalate(j.finding().severity, both_below ? Severity::kFail : Severity::kWarn);
+  j.finding().note(phrase(both_below ? "accept.delivery.dimms_disagree_below" : "accept.delivery.dimms_disagree")
+                       .fact("line", {j.line(l)})
+                       .fact("edac", {a.found})
+                       .fact("attached", {b.found}));
 }
 
 // Disks -----------------------------------------------------------------------------------------
@@ -320,18 +392,21 @@ void judge_ethernet(const AcceptInputs& in, const Catalog& cat, const VendorLine
   const auto ids = part.list("pci_ids");
   const double speed_mbps = part.number("speed_gbps") * 1000;
   std::vector<const probe::NetInterface*> matched;
-  std::set<std::string> cards;
+  std::set<std::string> cards, found_ids;
   std::vector<Phrase> others;
   bool slower_other = false;
   int faster_others = 0;
   for (const auto& n : nics) {
-    j.evidence(ev("/sys/class/net/" + n.name,
-                  fmt::format("{} at {}, {} Mb/s, {}", n.vendor_device.empty() ? "?" : n.vendor_device,
-                              n.pci_address.empty() ? "?" : n.pci_address, n.speed_mbps ? count(*n.speed_mbps) : "?",
-                              n.operstate)));
+    j.evidence(phrase("accept.ev.delivery.nic")
+                   .fact("path", "/sys/class/net/" + n.name)
+                   .fact("id", or_unknown(n.vendor_device))
+                   .fact("address", or_unknown(n.pci_address))
+                   .fact("mbps", n.speed_mbps ? count(*n.speed_mbps) : "?")
+                   .fact("state", or_unknown(n.operstate)));
     if (std::find(ids.begin(), ids.end(), lower(n.vendor_device)) != ids.end()) {
       matched.push_back(&n);
       cards.insert(card_of(n.pci_address));
+      found_ids.insert(lower(n.vendor_device));
     } else if (!n.vendor_device.empty() && !contract_ids.count(lower(n.vendor_device))) {
       // Another adapter: the catalog's speed for its id, else its link's.
       const Entry* e = nic_by_id(cat, n.vendor_device);
@@ -352,10 +427,12 @@ void judge_ethernet(const AcceptInputs& in, const Catalog& cat, const VendorLine
   Severity s = count_verdict(got, want);
   // Other adapters stand in for missing ports only when at least as fast.
   if (s == Severity::kFail && !slower_other && got + faster_others >= want) s = Severity::kWarn;
-  std::vector<Phrase> what{phrase("accept.delivery.found.nics")
-                               .fact("ports", std::to_string(got))
-                               .fact("cards", std::to_string(cards.size()))
-                               .fact(list_of("ids", ids))};
+  // What was delivered, by the ids found; the part's accepted ids only when none of them was.
+  std::vector<Phrase> what{got > 0 ? phrase("accept.delivery.found.nics")
+                                         .fact("ports", std::to_string(got))
+                                         .fact("cards", std::to_string(cards.size()))
+                                         .fact(list_of("ids", {found_ids.begin(), found_ids.end()}))
+                                   : phrase("accept.delivery.found.no_nic_port").fact(list_of("ids", ids))};
   if (s != Severity::kPass) what.insert(what.end(), others.begin(), others.end());
   j.say(s, key_of(s), l, std::move(what));
   judge_links(matched, speed_mbps, l, j);
@@ -367,8 +444,11 @@ void judge_infiniband(const AcceptInputs& in, const VendorLine& l, const Entry& 
   for (const auto& p : in.facts->ib_ports) {
     if (p.link_layer != "InfiniBand") continue;
     ++ports;
-    j.evidence(ev("/sys/class/infiniband/" + p.device + "/ports/" + std::to_string(p.port),
-                  p.rate + ", " + p.state + ", " + p.phys_state));
+    j.evidence(phrase("accept.ev.delivery.ib")
+                   .fact("path", "/sys/class/infiniband/" + p.device + "/ports/" + std::to_string(p.port))
+                   .fact("rate", or_unknown(p.rate))
+                   .fact("state", or_unknown(p.state))
+                   .fact("phys", or_unknown(p.phys_state)));
     const double gbps = std::atof(p.rate.c_str());  // "200 Gb/sec (4X HDR)"
     if (!p.active())
       ++down;
@@ -405,8 +485,11 @@ void judge_power(const AcceptInputs& in, const Catalog& cat, const VendorQuote& 
                                 .fact("where", q.file + ":" + std::to_string(written->second.line));
   const auto peak = in.soak ? in.soak->peak_power : std::nullopt;
   if (peak)
-    c.evidence.push_back(ev(in.soak->file, fmt::format("{} W over {} GPU(s) at {}", num(peak->watts), peak->gpus,
-                                                       clock_time(peak->time_ms))));
+    c.evidence.push_back(phrase("accept.ev.delivery.peak")
+                             .fact("file", in.soak->file)
+                             .fact("watts", num(peak->watts))
+                             .fact("gpus", std::to_string(peak->gpus))
+                             .fact("time", clock_time(peak->time_ms)));
   // Without a soak log the `soak` check already needs evidence, and a missing rack term is the
   // audit's contract.rack_current failure: the parts delivered decide this check, the note says
   // what was not compared.
@@ -449,9 +532,12 @@ void check_contract_delivery(const AcceptInputs& in, const Catalog& cat, Finding
     }
   DiskPool disks;
   for (const auto& d : in.facts->inventory.disks) {
-    j.evidence(ev("/sys/block/" + d.name,
-                  fmt::format("{}, {}, {} bytes ({} TB)", d.transport.empty() ? "?" : d.transport,
-                              d.model.empty() ? "?" : d.model, num(d.size_bytes), num(d.size_bytes / 1e12, 2))));
+    j.evidence(phrase("accept.ev.delivery.disk")
+                   .fact("path", "/sys/block/" + d.name)
+                   .fact("transport", or_unknown(d.transport))
+                   .fact("model", or_unknown(d.model))
+                   .fact("bytes", num(d.size_bytes))
+                   .fact("tb", num(d.size_bytes / 1e12, 2)));
     if (!media_of(d).empty()) disks.disks.push_back(&d);
   }
   const double tolerance = cat.threshold("accept.contract.disk_capacity_tolerance");

@@ -213,9 +213,18 @@ class Preparation {
       a.file = file;
       a.sha256 = *hash;
       a.empty = text->find_first_not_of(" \t\r\n") == std::string::npos;
-      // Only these two checks have readers; the others' files are for a person to judge.
+      // Only these checks have readers; the others' files are for a person to judge.
       if (check == "infiniband") a.ib = probe::read_ib_evidence(*text);
       if (check == "firmware.versions") a.firmware = probe::read_firmware_evidence(*text);
+      if (check == "contract.delivery") {
+        // A file that is not dmidecode memory output would count as a server without DIMMs.
+        auto dimms = probe::parse_dmidecode_memory(*text);
+        if (!dimms) {
+          const Error& e = dimms.error();
+          return Error{file, e.line, e.field.empty() ? "--attach" : e.field, e.message};
+        }
+        a.dimms = std::move(*dimms);
+      }
       out_.inputs.attachments.push_back(std::move(a));
       keep("inputs/attached-" + check + "-" + base_name(file), file);
     }

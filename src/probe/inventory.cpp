@@ -166,6 +166,7 @@ std::vector<Dimm> read_edac_dimms(const HostFs& fs) {
       // Locator names it; where EDAC found it otherwise.
       d.locator = read_trimmed(fs, dir + "/dimm_label");
       if (d.locator.empty()) d.locator = mc + "/" + name;
+      d.sysfs = dir;
       d.size_gb = static_cast<double>(*mib) / 1024.0;
       d.type = generation(read_trimmed(fs, dir + "/dimm_mem_type"));
       dimms.push_back(std::move(d));

@@ -34,6 +34,9 @@ struct Dimm {
   std::string type;          // "DDR4", "DDR5"; "" when unknown
   std::optional<double> speed_mts;
   std::string part_number;   // "" when unknown
+  // The EDAC directory it was read from ("/sys/devices/system/edac/mc/mc0/dimm3"), so evidence
+  // can name a real path beside the board's label; "" for a DIMM read from dmidecode output.
+  std::string sysfs;
 };
 
 struct MemoryInventory {

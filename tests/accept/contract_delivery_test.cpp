@@ -82,8 +82,9 @@ probe::HostFacts clean_host() {
   h.inventory.memory.total_gib = 1007.5;
   h.inventory.memory.dimm_source = "edac";
   for (int i = 0; i < 16; ++i)
-    h.inventory.memory.dimms.push_back(
-        {"mc" + std::to_string(i / 8) + "/dimm" + std::to_string(i % 8), 64, "DDR4", 3200, ""});
+    h.inventory.memory.dimms.push_back({"mc" + std::to_string(i / 8) + "/dimm" + std::to_string(i % 8), 64, "DDR4",
+                                        3200, "",
+                                        fmt::format("/sys/devices/system/edac/mc/mc{}/dimm{}", i / 8, i % 8)});
   for (int i = 0; i < 4; ++i) h.inventory.disks.push_back(nvme(i, k384Bytes));
   h.inventory.nics = {
       nic("ens1f0", "0000:31:00.0", "15b3:101f", 25000), nic("ens1f1", "0000:31:00.1", "15b3:101f", 25000),
@@ -135,24 +136,29 @@ TEST(ContractDelivery, MatchingServerPassesLineByLine) {
           "\"NVIDIA A100 80GB SXM4\" × 8 (vendor-quote-clean.yaml:10): delivered 8 × a100-80gb-sxm",
           "\"AMD EPYC 7763\" × 2 (vendor-quote-clean.yaml:12): delivered 2 × \"AMD EPYC 7763 64-Core Processor\"",
           "\"64 GB DDR4-3200 RDIMM\" × 16 (vendor-quote-clean.yaml:13): delivered 16 × 64 GiB DIMMs, 1,024 GiB "
-          "installed (from edac)",
+          "installed (from EDAC in sysfs)",
           "\"3.84 TB U.2 NVMe\" × 4 (vendor-quote-clean.yaml:14): delivered 4 × nvme of 3.84 TB",
+          // The ids found on the host, not the part's list of accepted ones.
           "\"Dual-port 25GbE adapter\" × 2 (vendor-quote-clean.yaml:15): delivered 4 port(s) on 2 card(s) of "
-          "15b3:1015, 15b3:1017, 15b3:101f, 8086:159b, 14e4:16d7",
+          "15b3:101f",
           "Peak power 3,200 W (the 8 GPUs together at 1970-01-01 00:00:00, soak log) is within the rack circuit "
           "\"32 A at 220 V\" (vendor-quote-clean.yaml:29): 32 A × 220 V × 80.0% for continuous load = 5,632 W; GPU "
           "power only: the CPUs, fans and disks add to it"}));
   const std::string ev = all_evidence(c);
   EXPECT_NE(ev.find("contract: vendor-quote-clean.yaml"), std::string::npos) << ev;
   EXPECT_NE(ev.find("/sys/bus/pci/devices/0000:07:00.0: 10de:20b2 (a100-80gb-sxm)"), std::string::npos) << ev;
-  EXPECT_NE(ev.find("/proc/cpuinfo: model name: AMD EPYC 7763 64-Core Processor; 2 physical package(s)"),
-            std::string::npos);
-  EXPECT_NE(ev.find("/sys/devices/system/edac/mc/mc1/dimm7: 64 GiB DDR4"), std::string::npos) << ev;
-  // 3,840,755,982,336 bytes / 1e12 = 3.84 TB.
-  EXPECT_NE(ev.find("/sys/block/nvme3n1: nvme, SAMSUNG MZWLJ3T8HBLS-00007, 3,840,755,982,336 bytes (3.84 TB)"),
+  EXPECT_NE(ev.find("/proc/cpuinfo: model name \"AMD EPYC 7763 64-Core Processor\", 2 physical package(s), 256 "
+                    "logical processor(s)"),
             std::string::npos)
       << ev;
-  EXPECT_NE(ev.find("/sys/class/net/ens2f1: 15b3:101f at 0000:b1:00.1, 25,000 Mb/s, up"), std::string::npos) << ev;
+  EXPECT_NE(ev.find("/proc/meminfo: MemTotal 1,007.5 GiB"), std::string::npos) << ev;
+  EXPECT_NE(ev.find("/sys/devices/system/edac/mc/mc1/dimm7: 64 GiB DDR4"), std::string::npos) << ev;
+  // 3,840,755,982,336 bytes / 1e12 = 3.84 TB.
+  EXPECT_NE(ev.find("/sys/block/nvme3n1: nvme, model SAMSUNG MZWLJ3T8HBLS-00007, 3,840,755,982,336 bytes (3.84 TB)"),
+            std::string::npos)
+      << ev;
+  EXPECT_NE(ev.find("/sys/class/net/ens2f1: 15b3:101f at 0000:b1:00.1, 25,000 Mb/s, link up"), std::string::npos) << ev;
+  EXPECT_NE(ev.find("soak.csv: peak 3,200 W, the 8 GPUs together at 1970-01-01 00:00:00"), std::string::npos) << ev;
 }
 
 TEST(ContractDelivery, SwappedPartsEachFailNamingTheLineAndTheEvidence) {
@@ -170,21 +176,21 @@ TEST(ContractDelivery, SwappedPartsEachFailNamingTheLineAndTheEvidence) {
   EXPECT_EQ(
       notes[2],
       "\"64 GB DDR4-3200 RDIMM\" × 16 (vendor-quote-clean.yaml:13): delivered 12 × 64 GiB DIMMs, 768 GiB installed "
-      "(from edac), below the contract: the vendor delivers the contracted part");
+      "(from EDAC in sysfs), below the contract: the vendor delivers the contracted part");
   // 1,920,383,410,176 bytes = 1.92 TB, 50% under 3.84 TB: far outside the 2% tolerance.
   EXPECT_EQ(
       notes[3],
       "\"3.84 TB U.2 NVMe\" × 4 (vendor-quote-clean.yaml:14): delivered 3 × nvme of 3.84 TB, nvme2n1 "
       "(SAMSUNG MZWLJ1T9HBJR-00007) of 1.92 TB, smaller, below the contract: the vendor delivers the contracted part");
-  // X710 is the catalog's eth-10g-dual: 10 Gb/s < 25 Gb/s.
-  EXPECT_EQ(
-      notes[4].substr(0, notes[4].find(" ens1f1")),
-      "\"Dual-port 25GbE adapter\" × 2 (vendor-quote-clean.yaml:15): delivered 0 port(s) on 0 card(s) of 15b3:1015, "
-      "15b3:1017, 15b3:101f, 8086:159b, 14e4:16d7, ens1f0 (8086:1572, 10,000 Mb/s) in its place,");
+  // X710 is the catalog's eth-10g-dual: 10 Gb/s < 25 Gb/s. No port of an accepted id: the note
+  // names the ids the part allows, and each port delivered in their place.
+  EXPECT_EQ(notes[4].substr(0, notes[4].find(" ens1f1")),
+            "\"Dual-port 25GbE adapter\" × 2 (vendor-quote-clean.yaml:15): delivered no port of an id the part allows "
+            "(15b3:1015, 15b3:1017, 15b3:101f, 8086:159b, 14e4:16d7), ens1f0 (8086:1572, 10,000 Mb/s) in its place,");
   EXPECT_NE(notes[4].find("below the contract"), std::string::npos);
-  EXPECT_NE(all_evidence(c).find("/sys/class/net/ens1f0: 8086:1572 at 0000:31:00.0, 10,000 Mb/s, up"),
+  EXPECT_NE(all_evidence(c).find("/sys/class/net/ens1f0: 8086:1572 at 0000:31:00.0, 10,000 Mb/s, link up"),
             std::string::npos);
-  EXPECT_NE(all_evidence(c).find("/sys/block/nvme2n1: nvme, SAMSUNG MZWLJ1T9HBJR-00007, 1,920,383,410,176 bytes"),
+  EXPECT_NE(all_evidence(c).find("/sys/block/nvme2n1: nvme, model SAMSUNG MZWLJ1T9HBJR-00007, 1,920,383,410,176 bytes"),
             std::string::npos);
   // The unchanged lines still pass.
   EXPECT_NE(notes[0].find("delivered 8 × a100-80gb-sxm"), std::string::npos);
@@ -254,7 +260,7 @@ TEST(ContractDelivery, ExtraOrLargerPartsWarn) {
   const auto notes = notes_en(c);
   EXPECT_EQ(notes[2],
             "\"64 GB DDR4-3200 RDIMM\" × 16 (vendor-quote-clean.yaml:13): delivered 8 × 128 GiB DIMMs, 1,024 GiB "
-            "installed (from edac), not the contract's part but no less: confirm the change was agreed in writing");
+            "installed (from EDAC in sysfs), not the contract's part but no less: confirm the change was agreed in writing");
   EXPECT_EQ(notes[5],
             "nvme4n1 (SAMSUNG MZWLJ3T8HBLS-00007, 3.84 TB) is on no line of the contract: an extra part, confirm it "
             "was agreed");
@@ -320,6 +326,96 @@ TEST(ContractDelivery, LinkDownNeedsEvidenceSlowLinkWarns) {
   const Finding c = delivery(delivered(h));
   EXPECT_EQ(c.severity, Severity::kWarn);
   EXPECT_NE(notes_en(c)[5].find("ens1f1 (15b3:101f) linked at 10,000 Mb/s, slower than the part"), std::string::npos);
+}
+
+// `dmidecode -t memory` attached to contract.delivery, read as request.cpp reads it.
+Attachment dmidecode_attachment(const std::string& fixture) {
+  Attachment a;
+  a.check = "contract.delivery";
+  a.file = fixture;
+  auto text = read_text_file(source_path("tests/fixtures/tools/" + fixture));
+  EXPECT_TRUE(text);
+  auto dimms = probe::parse_dmidecode_memory(*text);
+  EXPECT_TRUE(dimms) << (dimms ? "" : english(dimms.error().phrase()));
+  a.dimms = *dimms;
+  return a;
+}
+
+TEST(ContractDelivery, AttachedDmidecodeCountsTheDimmsWhenEdacListsNone) {
+  // An AMD host: amd64_edac lists ranks, so the inventory has no DIMM list.
+  probe::HostFacts h = clean_host();
+  h.inventory.memory.dimms.clear();
+  h.inventory.memory.dimm_source = "";
+  AcceptInputs in = delivered(h);
+  in.attachments.push_back(dmidecode_attachment("dmidecode-memory-16dimm-ddr4-3200.txt"));
+  const Finding c = delivery(in);
+  EXPECT_EQ(c.severity, Severity::kPass);
+  // The fixture: 32 slots, slot 1 of each of 16 channels a 64 GB module, slot 2 empty.
+  EXPECT_EQ(notes_en(c)[2],
+            "\"64 GB DDR4-3200 RDIMM\" × 16 (vendor-quote-clean.yaml:13): delivered 16 × 64 GiB DIMMs, 1,024 GiB "
+            "installed (from dmidecode -t memory in dmidecode-memory-16dimm-ddr4-3200.txt)");
+  const std::string ev = all_evidence(c);
+  EXPECT_NE(ev.find("dmidecode-memory-16dimm-ddr4-3200.txt: slot P1-DIMMA1: 64 GiB DDR4, part number "
+                    "M393A8G40AB2-CWE"),
+            std::string::npos)
+      << ev;
+  // Read by its check: no "a person must judge it" note.
+  for (const auto& n : notes_en(c)) EXPECT_EQ(n.find("a person must judge"), std::string::npos) << n;
+}
+
+TEST(ContractDelivery, EdacAndDmidecodeDisagreeingWarnAndNeitherWins) {
+  probe::HostFacts h = clean_host();
+  h.inventory.memory.dimms.resize(12);  // EDAC: 12 × 64 GiB; dmidecode: 16 × 64 GiB
+  AcceptInputs in = delivered(h);
+  in.attachments.push_back(dmidecode_attachment("dmidecode-memory-16dimm-ddr4-3200.txt"));
+  Finding c = delivery(in);
+  EXPECT_EQ(c.severity, Severity::kWarn);
+  EXPECT_EQ(notes_en(c)[2],
+            "\"64 GB DDR4-3200 RDIMM\" × 16 (vendor-quote-clean.yaml:13): the two DIMM lists disagree: 12 × 64 GiB "
+            "DIMMs, 768 GiB installed (from EDAC in sysfs); 16 × 64 GiB DIMMs, 1,024 GiB installed (from dmidecode -t "
+            "memory in dmidecode-memory-16dimm-ddr4-3200.txt). Neither is taken over the other: check the slots in the "
+            "BIOS setup or on the board, then fix the file or the memory");
+  // Both below the contract (12 × 64 GiB; the EPYC capture's 8 × 8 GiB = 64 GiB): a failure either way.
+  in.attachments = {dmidecode_attachment("dmidecode-memory-supermicro-epyc.txt")};
+  c = delivery(in);
+  EXPECT_EQ(c.severity, Severity::kFail);
+  EXPECT_NE(notes_en(c)[2].find("the two DIMM lists disagree, and both are below the contract: 12 × 64 GiB DIMMs, "
+                                "768 GiB installed (from EDAC in sysfs); 8 × 8 GiB DIMMs, 64 GiB installed"),
+            std::string::npos)
+      << notes_en(c)[2];
+  // The same modules in both lists: one note, from EDAC.
+  in = delivered(clean_host());
+  in.attachments.push_back(dmidecode_attachment("dmidecode-memory-16dimm-ddr4-3200.txt"));
+  EXPECT_EQ(delivery(in).severity, Severity::kPass);
+}
+
+TEST(ContractDelivery, EvidenceNamesTheSysfsPathBesideTheBoardLabel) {
+  probe::HostFacts h = clean_host();
+  h.inventory.memory.dimms[0].locator = "P0_Node0_Channel0_Dimm0 P1-DIMMA1";  // the driver's dimm_label
+  const std::string ev = all_evidence(delivery(delivered(h)));
+  EXPECT_NE(ev.find("/sys/devices/system/edac/mc/mc0/dimm0 (labelled P0_Node0_Channel0_Dimm0 P1-DIMMA1): 64 GiB DDR4"),
+            std::string::npos)
+      << ev;
+  EXPECT_NE(ev.find("/sys/devices/system/edac/mc/mc0/dimm1: 64 GiB DDR4\n"), std::string::npos) << ev;
+}
+
+TEST(ContractDelivery, ChineseReportIsWordedInChinese) {
+  probe::HostFacts h = clean_host();
+  h.inventory.nics[0] = nic("ens1f0", "0000:31:00.0", "8086:1572", 10000);
+  const Finding c = delivery(delivered(h));
+  std::string all;
+  for (const auto& n : c.notes) all += testing::zh(n) + "\n";
+  for (const auto& e : c.evidence) all += testing::zh(e) + "\n";
+  EXPECT_NE(all.find("交付 2 块网卡（15b3:101f）上的 3 个端口"), std::string::npos) << all;
+  EXPECT_NE(all.find("/proc/cpuinfo：型号“AMD EPYC 7763 64-Core Processor”，2 个物理封装（CPU 插槽），256 个逻辑处理器"),
+            std::string::npos)
+      << all;
+  EXPECT_NE(all.find("/sys/class/net/ens1f0：8086:1572，PCI 地址 0000:31:00.0，10,000 Mb/s，链路状态 up"), std::string::npos)
+      << all;
+  EXPECT_NE(all.find("soak.csv：峰值 3,200 W，8 块 GPU 合计"), std::string::npos) << all;
+  // No English word of the evidence left in it.
+  for (const char* word : {"bytes", "model", "physical package", "serial", "over", "link", "logical"})
+    EXPECT_EQ(all.find(word), std::string::npos) << word << "\n" << all;
 }
 
 TEST(ContractDelivery, OnlyWithAContract) {
