@@ -83,6 +83,8 @@ PowerBudget node_power(const ServerConfig& c, const catalog::Catalog& cat) {
   return p;
 }
 
+namespace {
+
 // Subscriptions: priced for the term when buying, per month when renting.
 void add_subscriptions(const ServerConfig& c, const catalog::Catalog& cat, Quote& q) {
   const int nodes = c.nodes;
@@ -128,6 +130,56 @@ void add_subscriptions(const ServerConfig& c, const catalog::Catalog& cat, Quote
     }
   }
 }
+
+// Renting: the whole server at its market rent in the region's price level, the rack circuit's
+// extra rent and the software image, per month.
+void add_rent_lines(const ServerConfig& c, const catalog::Catalog& cat, const catalog::Entry& gpu, Quote& q) {
+  const int nodes = c.nodes;
+  const catalog::Entry& region = *cat.find("region", c.region);
+  q.region_factor = region.range("price_factor");
+  if (const catalog::Entry* m = market_class(cat, gpu.text("family"), c.gpus)) {
+    q.market = MarketRange{
+        m->id, static_cast<int>(m->number("gpus")), m->range("buy"), m->range("rent_monthly"), cited(*m), cited_zh(*m)};
+    Phrase item = Phrase("quote.line.server_rent")
+                      .fact("family", gpu.text("family"))
+                      .fact("gpus", std::to_string(q.market->gpus))
+                      .fact("region", region.id)
+                      .fact("factor", format_range(q.region_factor, 2));
+    q.lines.push_back({"server-rent",
+                       item,
+                       static_cast<double>(nodes),
+                       {},
+                       q.market->rent_monthly * q.region_factor * nodes,
+                       cited(*m) + "; " + cited(region),
+                       cited_zh(*m) + "；" + cited_zh(region)});
+  }
+  const catalog::Entry& rack = *cat.find("rack", c.rack);
+  if (auto extra = rack.opt_range("rent_monthly"); extra && extra->high > 0) {
+    int racks = (nodes + c.servers_per_rack - 1) / c.servers_per_rack;
+    q.lines.push_back({rack.id,
+                       named("quote.line.rack", rack),
+                       static_cast<double>(racks),
+                       {},
+                       *extra * racks,
+                       cited(rack),
+                       cited_zh(rack)});
+  }
+  if (c.software_image) {
+    const auto images = cat.of_kind("software_image");
+    if (!images.empty()) {
+      const catalog::Entry& image = *images.front();
+      q.lines.push_back({image.id,
+                         named("quote.line.part", image),
+                         static_cast<double>(nodes),
+                         {},
+                         image.range("rent_monthly") * nodes,
+                         cited(image),
+                         cited_zh(image)});
+    }
+  }
+}
+
+}  // namespace
 
 Quote build_quote(const ServerConfig& c, const catalog::Catalog& cat) {
   Quote q;
@@ -193,50 +245,7 @@ Quote build_quote(const ServerConfig& c, const catalog::Catalog& cat) {
                        cited_zh(sw)});
   }
 
-  // Renting: the whole server at its market rent, in the region's price level.
-  const catalog::Entry& region = *cat.find("region", c.region);
-  q.region_factor = region.range("price_factor");
-  if (const catalog::Entry* m = market_class(cat, gpu.text("family"), c.gpus)) {
-    q.market = MarketRange{
-        m->id, static_cast<int>(m->number("gpus")), m->range("buy"), m->range("rent_monthly"), cited(*m), cited_zh(*m)};
-    Phrase item = Phrase("quote.line.server_rent")
-                      .fact("family", gpu.text("family"))
-                      .fact("gpus", std::to_string(q.market->gpus))
-                      .fact("region", region.id)
-                      .fact("factor", format_range(q.region_factor, 2));
-    q.lines.push_back({"server-rent",
-                       item,
-                       static_cast<double>(nodes),
-                       {},
-                       q.market->rent_monthly * q.region_factor * nodes,
-                       cited(*m) + "; " + cited(region),
-                       cited_zh(*m) + "；" + cited_zh(region)});
-  }
-  const catalog::Entry& rack = *cat.find("rack", c.rack);
-  if (auto extra = rack.opt_range("rent_monthly"); extra && extra->high > 0) {
-    int racks = (nodes + c.servers_per_rack - 1) / c.servers_per_rack;
-    q.lines.push_back({rack.id,
-                       named("quote.line.rack", rack),
-                       static_cast<double>(racks),
-                       {},
-                       *extra * racks,
-                       cited(rack),
-                       cited_zh(rack)});
-  }
-  if (c.software_image) {
-    const auto images = cat.of_kind("software_image");
-    if (!images.empty()) {
-      const catalog::Entry& image = *images.front();
-      q.lines.push_back({image.id,
-                         named("quote.line.part", image),
-                         static_cast<double>(nodes),
-                         {},
-                         image.range("rent_monthly") * nodes,
-                         cited(image),
-                         cited_zh(image)});
-    }
-  }
-
+  add_rent_lines(c, cat, gpu, q);
   add_subscriptions(c, cat, q);
 
   for (const QuoteLine& line : q.lines) {
