@@ -297,7 +297,10 @@ QuotedPower quoted_server_power(const VendorQuote& q, const Catalog& cat) {
   double platforms = 0;
   for (const VendorLine& line : q.lines)
     if (!line.part.empty() && cat.find("platform", line.part)) platforms += line.qty;
-  if (platforms > 0) p.servers = platforms;
+  if (platforms > 0) {
+    p.servers = platforms;
+    p.platform_priced = true;
+  }
   for (const VendorLine& line : q.lines) {
     const Entry* part = line.part.empty() ? nullptr : cat.find(line.part);
     if (part && is_service(*part)) continue;

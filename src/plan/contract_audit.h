@@ -25,6 +25,7 @@ namespace gpuplan::plan {
 struct QuotedPower {
   PowerBudget budget;  // one server
   double servers = 1;
+  bool platform_priced = false;  // false: no platform line, so `servers` (1) is an assumption
   std::vector<std::string> not_counted;  // items of hardware lines with no catalog power figure
 };
 QuotedPower quoted_server_power(const VendorQuote& quote, const catalog::Catalog& catalog);
