@@ -124,6 +124,7 @@ class TermReader {
   // A plain number written as the field's own unit (hours for service times, minutes for reboot).
   std::optional<double> bare_number(const YAML::Node& n, const std::string& at) {
     const std::string s(trim(n.Scalar()));
+    if (s.size() > kMaxTermBytes) return std::nullopt;  // left to the wording reader, which refuses it
     char* end = nullptr;
     std::strtod(s.c_str(), &end);
     if (s.empty() || end != s.c_str() + s.size()) return std::nullopt;
@@ -255,6 +256,7 @@ class TermReader {
       // An empty penalty is a penalty of none, written down: the audit fails it.
       if (!n.IsNull() && !n.IsScalar()) r_.fail(n, at, Phrase("error.yaml.not_text"));
       write(field, n);
+      if (n.IsScalar() && n.Scalar().size() > kMaxTermBytes) return unparsed(field);  // too long to read
       t_.service.penalty = read_penalty_wording(n.IsScalar() ? n.Scalar() : "");
       return;
     }

@@ -1,7 +1,7 @@
 // The contract and service terms of a vendor quote, typed (issue 13): what each term says, read
 // from the structured YAML form (`rack: {current_a: 32, voltage_v: 220}`) or from the free text
 // buyers and vendors actually write, in English or Chinese ("32 A at 220 V", "32安 220V",
-// "100 Mbps fixed + 10 TB/month", "按流量计费", ">= 1,850 images/s per GPU", "每卡 ≥1850").
+// "100 Mbps fixed + 10 TB/month", "按流量计费", ">= 1,850 images/s per GPU", "每卡 ≥1850 张/秒").
 // Both forms give the same typed values. The audit (plan/contract_audit.h) judges them against
 // the catalog and the quote's own lines; `accept --contract` takes the delivery thresholds and
 // the bill of materials from them.
@@ -26,8 +26,10 @@
 // and under the quote's top-level `service:` (fields "service.response_h", "service.mttr_h",
 // "service.penalty", "service.hours"):
 //   response_h (also `response_time_h`), mttr_h, penalty, hours: 7x24|5x8
+// Every reader below gives nothing for a text longer than kMaxTermBytes.
 #pragma once
 
+#include <cstddef>
 #include <map>
 #include <optional>
 #include <string>
@@ -109,6 +111,12 @@ struct ContractTerms {
   bool has(const std::string& field) const { return written.count(field) != 0; }
 };
 
+// The longest term read, in bytes. A contract term is one sentence; the readers' std::regex
+// (libstdc++) recurses about once per character it matches, so a term of tens of kB would
+// overflow the stack. A longer term is an input-format limit, not a judgement: it is never run
+// through a reader, it is listed in `unparsed`, and the audit quotes it cut short.
+inline constexpr size_t kMaxTermBytes = 512;
+
 // Reads a quote's `contract:` and `service:` mappings (either may be undefined) into terms, by the
 // field names above; every term present is `written`, those whose words could not be read are
 // `unparsed`. Throws ParseFailure (core/error.h) naming file, line and field for a structured value
@@ -127,6 +135,11 @@ std::optional<GpuTerm> read_gpu_wording(std::string_view text, const catalog::Ca
 std::optional<std::string> read_driver_wording(std::string_view text);  // "535.104.05", "R535" → "535"
 std::optional<std::string> read_cuda_wording(std::string_view text);    // "CUDA 12.1" → "12.1"
 // A current is needed: a power alone ("7 kW") would need a guessed voltage and reads as nothing.
+// So does a three-phase circuit ("three-phase", "3-phase", "三相", "3φ", or a 380/400/415 V line
+// voltage, which only three-phase supplies have): its capacity depends on the phases and the
+// wiring (√3 × V × A or 3 × per-phase), which a single current and voltage do not say. Several
+// feeds ("2×16A", "16A ×2", "双路16A", "2路", "A+B 16A") read as nothing too: per feed or summed
+// is not said.
 std::optional<RackTerm> read_rack_wording(std::string_view text);
 std::optional<PublicBandwidthTerm> read_public_bandwidth_wording(std::string_view text);
 std::optional<InternalNetworkTerm> read_internal_network_wording(std::string_view text);
@@ -136,6 +149,8 @@ std::optional<PerformanceTerm> read_performance_wording(std::string_view text, s
 std::optional<double> read_hours_wording(std::string_view text);    // "4 h", "4小时", "30 min" → 0.5
 std::optional<double> read_minutes_wording(std::string_view text);  // "15 min", "15分钟内", "0.5 h" → 30
 std::optional<ServiceHours> read_service_hours_wording(std::string_view text);  // "7×24", "5x8"
-PenaltyTerm read_penalty_wording(std::string_view text);  // always readable: none, with or without an amount
+// Always readable: none (also "0", "0%", "¥0", "no penalty", "无违约金", "免责" when no amount is
+// named), with or without an amount. A text over kMaxTermBytes reads as no amount.
+PenaltyTerm read_penalty_wording(std::string_view text);
 
 }  // namespace gpuplan::plan

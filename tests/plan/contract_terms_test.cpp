@@ -398,6 +398,100 @@ TEST(ContractTermsTest, PenaltyNoneAmountOrNeither) {
   }
 }
 
+// --- Review fixes: long terms, phases, feeds, zero penalties, full width, bytes ------------
+
+TEST(ContractTermsTest, ATermOverTheLengthLimitStaysUnparsedAndDoesNotCrash) {
+  // 50 kB would overflow the stack inside libstdc++'s recursive std::regex: never read, unparsed.
+  const std::string spaces = "1850" + std::string(50000, ' ') + "images/s per GPU";
+  ContractTerms t = contract("performance", quoted(spaces));
+  expect_unparsed(t, "performance", spaces);
+  EXPECT_FALSE(t.performance);
+  const std::string digits = std::string(50000, '9') + " A";
+  t = contract("rack", quoted(digits));
+  expect_unparsed(t, "rack", digits);
+  EXPECT_FALSE(t.rack);
+  t = contract("reboot_sla_min", std::string(50000, '1'));
+  EXPECT_EQ(t.unparsed, std::vector<std::string>{"reboot_sla_min"});
+  EXPECT_FALSE(t.reboot_sla_min);
+  t = service("penalty", quoted("5% " + std::string(50000, 'x')));
+  EXPECT_EQ(t.unparsed, std::vector<std::string>{"service.penalty"});
+  EXPECT_FALSE(t.service.penalty);
+  // The limit itself is read: "32" + spaces + "A" of exactly kMaxTermBytes (512) bytes is 32 A.
+  const std::string at_limit = "32" + std::string(kMaxTermBytes - 3, ' ') + "A";
+  ASSERT_EQ(at_limit.size(), 512u);
+  ASSERT_TRUE(contract("rack", quoted(at_limit)).rack);
+  EXPECT_EQ(contract("rack", quoted(at_limit)).rack->current_a, 32);
+  EXPECT_FALSE(contract("rack", quoted(at_limit + " ")).rack);  // 513 bytes
+}
+
+TEST(ContractTermsTest, ThreePhaseAndSeveralFeedsStayUnparsed) {
+  // Three phases: √3 × 380 × 16 ≈ 10.5 kW, not 16 × 380 = 6,080 W; 380/400/415 V are three-phase
+  // line voltages. Several feeds: per feed or summed is not said.
+  for (const std::string wording : {"16A/380V three-phase", "16A three phase", "32A 3-phase", "三相 32A", "32A 3φ",
+                                    "3Φ 16A 220V", "16A/380V", "16A 400V", "32 A 415 V", "16A x 2路 220V",
+                                    "双路16A 220V", "2路16A", "A+B 16A", "16A ×2", "雙路 32A", "dual feed 16A"}) {
+    ContractTerms t = contract("rack", quoted(wording));
+    expect_unparsed(t, "rack", wording);
+    EXPECT_FALSE(t.rack) << wording;
+  }
+  // A circuit (电路) is one circuit: "路" there counts nothing.
+  ContractTerms t = contract("rack", quoted("32A 电路 220V"));
+  ASSERT_TRUE(t.rack);
+  EXPECT_EQ(t.rack->current_a, 32);
+  EXPECT_EQ(t.rack->voltage_v, 220);
+}
+
+TEST(ContractTermsTest, ZeroOrExcludedPenaltiesReadAsNone) {
+  for (const std::string yaml : {"'0%'", "0元", "'¥0'", "0", "'0.00 元'", "no penalty", "None.", "无违约金",
+                                 "不承担违约责任", "免责", "无赔偿", "无。"}) {
+    ContractTerms t = service("penalty", yaml);
+    ASSERT_TRUE(t.service.penalty) << yaml;
+    EXPECT_TRUE(t.service.penalty->none) << yaml;
+    EXPECT_FALSE(t.service.penalty->has_amount) << yaml;
+  }
+  // An exclusion beside an amount is a penalty; "no cap on compensation" does not exclude one.
+  ContractTerms t = service("penalty", quoted("不可抗力免责，其余每超时1小时扣月费5%"));
+  EXPECT_FALSE(t.service.penalty->none);
+  EXPECT_TRUE(t.service.penalty->has_amount);
+  t = service("penalty", quoted("无赔偿上限"));
+  EXPECT_FALSE(t.service.penalty->none);
+  EXPECT_FALSE(t.service.penalty->has_amount);
+}
+
+TEST(ContractTermsTest, FullWidthFormsReadAsAscii) {
+  ContractTerms t = contract("rack", quoted("３２Ａ　２２０Ｖ"));  // full-width digits, letters, space
+  ASSERT_TRUE(t.rack);
+  EXPECT_EQ(t.rack->current_a, 32);
+  EXPECT_EQ(t.rack->voltage_v, 220);
+  t = contract("internal_network", quoted("２ｘ２５ＧｂＥ"));
+  ASSERT_TRUE(t.internal_network);
+  EXPECT_EQ(t.internal_network->kind, NetworkKind::kEthernet);
+  EXPECT_EQ(t.internal_network->gbps, 25);
+  EXPECT_EQ(t.internal_network->ports, 2);
+  t = contract("public_bandwidth", quoted("１００Ｍｂｐｓ（固定）"));
+  ASSERT_TRUE(t.public_bandwidth);
+  EXPECT_EQ(t.public_bandwidth->mbps, 100);
+  EXPECT_EQ(t.public_bandwidth->billing, Billing::kFixed);
+}
+
+TEST(ContractTermsTest, BytesPerSecondAreEightBitsEach) {
+  // 12.5 MB/s × 8 = 100 Mbit/s; 25 GB/s × 8 = 200 Gbit/s; a lower-case b is bits.
+  const std::pair<std::string, double> public_cases[] = {
+      {"12.5 MB/s fixed", 100}, {"12.5 MBps", 100}, {"12.5 Mb/s", 12.5}, {"100 Mbps", 100}, {"1 GB/s", 8000}};
+  for (const auto& [wording, mbps] : public_cases) {
+    ContractTerms t = contract("public_bandwidth", quoted(wording));
+    ASSERT_TRUE(t.public_bandwidth) << wording;
+    EXPECT_EQ(t.public_bandwidth->mbps, mbps) << wording;
+  }
+  const std::pair<std::string, double> internal_cases[] = {
+      {"25 GB/s InfiniBand", 200}, {"25GBps IB", 200}, {"200 Gb/s InfiniBand", 200}};
+  for (const auto& [wording, gbps] : internal_cases) {
+    ContractTerms t = contract("internal_network", quoted(wording));
+    ASSERT_TRUE(t.internal_network) << wording;
+    EXPECT_EQ(t.internal_network->gbps, gbps) << wording;
+  }
+}
+
 // --- Old keys, the shipped example, errors --------------------------------------------------
 
 TEST(ContractTermsTest, OldKeysReadAsTheNewFields) {
