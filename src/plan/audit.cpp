@@ -66,7 +66,7 @@ VendorQuote parse(const std::string& text, const std::string& file, const Catalo
       const std::string at = "software[" + std::to_string(i) + "]";
       r.check_keys(s[i], at, {"name", "version", "modules"});
       if (!s[i]["name"]) r.fail(s[i], at + ".name", Phrase("error.audit.missing_licence_name"));
-      VendorLicence l{r.text(s[i]["name"], at + ".name"), std::nullopt, {}};
+      VendorLicence l{r.text(s[i]["name"], at + ".name"), std::nullopt, {}, r.line_of(s[i])};
       if (s[i]["version"]) l.version = r.text(s[i]["version"], at + ".version");
       if (s[i]["modules"]) l.modules = r.string_list(s[i]["modules"], at + ".modules");
       q.licences.push_back(l);

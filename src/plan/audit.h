@@ -30,6 +30,7 @@ struct VendorLicence {
   std::string name;
   std::optional<std::string> version;
   std::vector<std::string> modules;
+  int line = 0;  // of its entry under `software:`
 };
 
 struct VendorQuote {

@@ -29,13 +29,23 @@ std::string at(const VendorQuote& q, int line) {
   return q.file + ":" + std::to_string(line);
 }
 
+// A term as quoted in a finding: one too long to read (kMaxTermBytes) is cut at a character
+// boundary, so that a 50 kB term does not print 50 kB.
+std::string quoted(const std::string& text) {
+  const size_t kQuoteBytes = 120;  // about a line of the report
+  if (text.size() <= kMaxTermBytes) return text;
+  size_t cut = kQuoteBytes;
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;  // not inside a UTF-8 character
+  return text.substr(0, cut) + "…";
+}
+
 // A finding about the term written under `field`, naming it as written and where.
 Finding term_finding(const VendorQuote& q, const std::string& field, const char* id, Severity s,
                      const std::string& variant, const char* source) {
   Finding f = make_finding(id, s, variant, source);
   auto it = q.terms.written.find(field);
   const WrittenTerm w = it == q.terms.written.end() ? WrittenTerm{} : it->second;
-  f.fact("field", field).fact("term", w.text).fact("at", at(q, w.line));
+  f.fact("field", field).fact("term", quoted(w.text)).fact("at", at(q, w.line));
   return f;
 }
 
@@ -109,7 +119,9 @@ void judge_rack(const VendorQuote& q, const Catalog& cat, std::vector<Finding>& 
   const double fraction = cat.threshold("rack.continuous_fraction");
   const double continuous = rack.current_a * *volts * fraction;
   if (peak <= continuous) return;
-  Finding f = term_finding(q, "rack", "contract.rack", Severity::kFail, "over", source);
+  // With no platform line the whole quote is taken as one server: an assumption, so it warns.
+  Finding f = power.platform_priced ? term_finding(q, "rack", "contract.rack", Severity::kFail, "over", source)
+                                    : term_finding(q, "rack", "contract.rack", Severity::kWarn, "over_assumed", source);
   f.fact("amps", figure(rack.current_a))
       .fact("volts", figure(*volts))
       .fact("continuous", format_watts(continuous))
@@ -220,7 +232,7 @@ void judge_licences(const VendorQuote& q, const Catalog& cat, std::vector<Findin
     if (!old && missing.empty()) continue;
     // One finding per licence: an old release that also lacks a module says so in a note.
     Finding f = make_finding("contract.licence", Severity::kWarn, old ? "old_release" : "missing_module", source);
-    f.fact("term", as_written).fact("at", q.file);
+    f.fact("term", as_written).fact("at", at(q, l.line));
     if (old) {
       f.fact("supported_from", entry->text("supported_from"))
           .fact("year", std::to_string(static_cast<int>(entry->opt_number("supported_from_year").value_or(0))));
@@ -285,7 +297,10 @@ void judge_gpu(const VendorQuote& q, const Catalog& cat, std::vector<Finding>& o
   const double servers = quoted_server_power(q, cat).servers;
   const double per_server = (lines.empty() ? q.gpus : lines.begin()->second) / servers;
   if (per_server == *g.count) return;
-  Finding f = term_finding(q, "gpu", "contract.gpu", Severity::kFail, "count", source);
+  // With no platform line the count of servers (one) is assumed: the quote may price several.
+  const bool assumed = !quoted_server_power(q, cat).platform_priced;
+  Finding f = term_finding(q, "gpu", "contract.gpu", assumed ? Severity::kWarn : Severity::kFail,
+                           assumed ? "count_assumed" : "count", source);
   f.fact("count", std::to_string(*g.count)).fact("quoted", figure(per_server));
   out.push_back(std::move(f));
 }

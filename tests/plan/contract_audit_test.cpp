@@ -362,6 +362,67 @@ TEST(ContractAuditTest, UnparsedTermWarnsQuotingItsText) {
   EXPECT_EQ(fact(out[0], "at"), file_at(29));
 }
 
+// --- review fixes: long terms quoted short, licence line, servers assumed -------------------
+
+TEST(ContractAuditTest, AnOverlongUnparsedTermIsQuotedCutShort) {
+  // A 50,000-byte term is quoted by its first 120 bytes and "…"; a character is never cut in two.
+  VendorQuote q = clean_quote();
+  q.terms.rack.reset();
+  q.terms.written["rack"] = {"x" + std::string(50000, '9'), 29};
+  q.terms.unparsed = {"rack"};
+  auto out = judged(q);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(fact(out[0], "term"), "x" + std::string(119, '9') + "…");
+  std::string chinese;
+  for (int i = 0; i < 300; ++i) chinese += "一";
+  // "一" is 3 bytes: after "A", byte 120 is inside the 40th character (bytes 118..120), cut before it.
+  q.terms.written["rack"] = {"A" + chinese, 29};
+  out = judged(q);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(fact(out[0], "term"), "A" + chinese.substr(0, 39 * 3) + "…");  // 1 + 117 bytes: 39 whole characters
+}
+
+TEST(ContractAuditTest, LicenceFindingNamesTheLineOfItsSoftwareEntry) {
+  VendorQuote q = clean_quote();  // examples/vendor-quote-clean.yaml: software entry on line 18
+  ASSERT_EQ(q.licences.size(), 1u);
+  EXPECT_EQ(q.licences[0].line, 18);
+  q.licences[0].version = "2022";
+  const auto out = findings_with_id(judged(q), "contract.licence");
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(fact(out[0], "at"), file_at(18));
+}
+
+TEST(ContractAuditTest, WithNoPlatformLineTheServerCountIsAssumedAndOnlyWarns) {
+  // 16 A100 SXM and nothing else: 16 × 400 W = 6,400 W if they were one server, over 32 × 220 × 0.8 =
+  // 5,632 W; and 16 GPUs on one server against the contract's 8. Two servers would fit both.
+  const std::string text =
+      "vendor: V\ngpus: 16\nlines:\n  - {item: A100, part: a100-80gb-sxm, qty: 16, unit_price: 1}\n"
+      "contract:\n  rack: 32 A at 220 V\n  gpu: {model: a100-80gb-sxm, count: 8}\n";
+  auto q = parse_vendor_quote(text, "q.yaml", default_catalog());
+  ASSERT_TRUE(q) << q.error().str();
+  EXPECT_FALSE(quoted_server_power(*q, default_catalog()).platform_priced);
+  const auto out = judged(*q);
+  auto rack = findings_with_id(out, "contract.rack");
+  ASSERT_EQ(rack.size(), 1u);
+  EXPECT_EQ(rack[0].severity, Severity::kWarn);
+  EXPECT_EQ(rack[0].variant, "over_assumed");
+  EXPECT_EQ(fact(rack[0], "peak"), "6,400 W");
+  EXPECT_EQ(fact(rack[0], "continuous"), "5,632 W");
+  EXPECT_EQ(fact(rack[0], "at"), "q.yaml:6");
+  auto gpu = findings_with_id(out, "contract.gpu");
+  ASSERT_EQ(gpu.size(), 1u);
+  EXPECT_EQ(gpu[0].severity, Severity::kWarn);
+  EXPECT_EQ(gpu[0].variant, "count_assumed");
+  EXPECT_EQ(fact(gpu[0], "count"), "8");
+  EXPECT_EQ(fact(gpu[0], "quoted"), "16");
+  // With the platform line (2 servers) both fit: no finding.
+  q->lines.push_back({"HGX", "hgx-a100-8gpu", 2, Range::point(1), false, false, 5});
+  const auto priced = judged(*q);
+  EXPECT_TRUE(findings_with_id(priced, "contract.gpu").empty());
+  EXPECT_TRUE(findings_with_id(priced, "contract.rack").empty())
+      << fact(findings_with_id(priced, "contract.rack")[0], "peak");
+}
+
 // --- the shared power model -----------------------------------------------------------------
 
 // node_power after its refactor onto add_part_power gives the figures it gave before, by hand
