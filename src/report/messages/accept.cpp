@@ -325,6 +325,13 @@ constexpr Words kWords[] = {
 
   // Delivery against the contract (contract.delivery): each quote line, then what the host showed
   {"accept.delivery.line", "\"{item}\" × {qty} ({where})", "“{item}” × {qty}（{where}）"},
+  {"accept.delivery.line_share", "\"{item}\" × {qty} ({where}; {each} for each of the {servers} servers the quote prices)", "“{item}” × {qty}（{where}；报价共 {servers} 台服务器，每台 {each}）"},
+  {"accept.delivery.uneven", "{line}: delivered {found}; the line's quantity does not divide evenly among the servers, so this server's share is not known: confirm the split with the vendor",
+   "{line}：交付 {found}；该行数量不能在各台服务器间平均分配，无法确定本机应有的数量：请与供应商确认分配方式"},
+  {"accept.delivery.fewer_one_server", "{line}: delivered {found}, fewer than the line; the quote prices no platform (server) line, so it is read as one server: if it buys several, each has only its share; confirm how many servers it covers",
+   "{line}：交付 {found}，少于该行数量；报价中没有整机平台行，按一台服务器理解：若报价包含多台服务器，每台只应有其中一份，请确认报价覆盖几台服务器"},
+  {"accept.delivery.port_unsure", "{line}: delivered {found}; the speed of the ports in its place cannot be read from their links (no link, or a card sold at several speeds): connect them to the switch and run accept again",
+   "{line}：交付 {found}；替代网口的速率无法从链路读出（未连通，或该型号网卡有多种速率规格）：请接上交换机后重新运行 accept"},
   {"accept.delivery.ok", "{line}: delivered {found}", "{line}：交付 {found}"},
   {"accept.delivery.below", "{line}: delivered {found}, below the contract: the vendor delivers the contracted part",
                             "{line}：交付 {found}，低于合同：应由厂商交付合同约定的部件"},
