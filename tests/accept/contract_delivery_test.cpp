@@ -583,6 +583,12 @@ TEST(ContractDelivery, NicSpeedIsTheLinksNotThePciIds) {
             "allows (15b3:101d), eno1 (8086:1521, 1,000 Mb/s) in its place, ens1np0 (15b3:1017, 100,000 Mb/s) in its "
             "place, ens2np0 (15b3:1017, ? Mb/s) in its place; the speed of the ports in its place cannot be read from "
             "their links (no link, or a card sold at several speeds): connect them to the switch and run accept again");
+  // The same ports when the quote also has a 25 GbE line, whose part lists 15b3:1017 too: linked at
+  // 100 Gb/s they may be this line's cards; a person confirms, the line does not fail.
+  in.facts->inventory.nics[2] = nic("ens2np0", "0000:b1:00.0", "15b3:1017", 100000);
+  in.contract->lines.push_back({"Dual-port 25GbE adapter", "eth-25g-dual", 1, {}, false, false, 41});
+  EXPECT_EQ(delivery(in).severity, Severity::kWarn);
+  in.contract->lines.pop_back();
   // Linked at 25 Gb/s, and no catalog part of 15b3:1017 is faster: below the 100 Gb/s line.
   in.facts->inventory.nics[2] = nic("ens2np0", "0000:b1:00.0", "15b3:1017", 25000);
   EXPECT_EQ(delivery(in).severity, Severity::kFail);
@@ -616,6 +622,24 @@ TEST(ContractDelivery, DisksFillALineWithItsCapacityThenLargerOnesAndLeaveASmall
             "\"3.84 TB U.2 NVMe\" × 4 (vendor-quote-clean.yaml:14): delivered 2 × nvme of 3.84 TB, nvme3n1 (SAMSUNG "
             "MZWLJ7T6HALA) of 7.68 TB, larger, nvme0n1 (SAMSUNG MZ1L2480HCHQ) of 0.48 TB, smaller, below the contract: "
             "the vendor delivers the contracted part");
+}
+
+// A RAID controller's volume shows as one disk of unknown transport (no ata or end_device in its
+// sysfs path): the disks behind it cannot be counted, so a short line needs evidence, not a fail.
+TEST(ContractDelivery, DisksHiddenBehindARaidVolumeNeedEvidence) {
+  probe::HostFacts h = clean_host();
+  h.inventory.disks.resize(2);
+  probe::BlockDevice volume = nvme(0, 2 * k384Bytes, "MR9361-8i");
+  volume.name = "sda";
+  volume.transport = "";
+  h.inventory.disks.push_back(volume);
+  const Finding c = delivery(delivered(h));
+  EXPECT_EQ(c.severity, Severity::kNeedsEvidence);
+  EXPECT_EQ(notes_en(c)[3],
+            "\"3.84 TB U.2 NVMe\" × 4 (vendor-quote-clean.yaml:14): delivered 2 × nvme of 3.84 TB, sda of unknown "
+            "transport not counted: a RAID controller's volume may hold the missing disks; list the physical disks "
+            "with the controller's tool (storcli /c0 /eall /sall show, or its BIOS setup) and compare them with the "
+            "line");
 }
 
 TEST(ContractDelivery, ALargerDiskStandsInOnlyWhenNoLaterLineWasBoughtWithIt) {
