@@ -85,7 +85,8 @@ class LineJudge {
   }
 
   // `key`: accept.delivery.ok (pass), .below (fail), .better (warn), .other (warn), .needs
-  // (needs-evidence), .link_slow (warn), .link_down (needs-evidence).
+  // (needs-evidence), .link_slow (warn), .link_down (needs-evidence); an uneven share or a
+  // shortfall read against one assumed server turns it into .uneven or .fewer_one_server (warn).
   void say(Severity s, const char* key, const VendorLine& l, std::vector<Phrase> found) {
     if (uneven_ && s != Severity::kNeedsEvidence) {
       s = Severity::kWarn;
@@ -354,14 +355,14 @@ bool same_capacity(const probe::BlockDevice& d, double want_bytes, double tolera
 
 // Every disk line takes the disks of its own capacity first, so that a larger disk standing in
 // for one line's missing disk is never one another line was bought with.
-void reserve_exact_disks(const VendorQuote& q, const Catalog& cat, DiskPool& pool) {
+void reserve_exact_disks(const VendorQuote& q, const Catalog& cat, double servers, DiskPool& pool) {
   for (const auto& l : q.lines) {
     const Entry* e = l.part.empty() ? nullptr : cat.find(l.part);
     if (!e || e->kind != "disk") continue;
     const double want_bytes = e->number("capacity_tb") * 1e12;
     int& matched = pool.exact[&l];
     for (const auto* d : pool.disks)
-      if (matched < l.qty && !pool.used.count(d) && media_of(*d) == e->text("media") &&
+      if (matched < l.qty / servers && !pool.used.count(d) && media_of(*d) == e->text("media") &&
           same_capacity(*d, want_bytes, pool.tolerance)) {
         ++matched;
         pool.used.insert(d);
@@ -491,10 +492,9 @@ void judge_ethernet(const AcceptInputs& in, const Catalog& cat, const VendorLine
       found_ids.insert(lower(n.vendor_device));
     } else if (!n.vendor_device.empty() && (!contract_ids.count(lower(n.vendor_device)) ||
                                             other_port_speed(cat, n, speed_mbps) == PortSpeed::kFastEnough)) {
-      // A port of another line's id linked at this part's speed may be this line's card (one id,
-      // several speeds): it stands in here too, a warning for a person, not a failure.
-      // Another adapter: judged by its link. A slower one (an on-board 1 GbE port) takes nothing
-      // away from the ports that are fast enough.
+      // Another adapter, judged by its link: a slower one (an on-board 1 GbE port) takes nothing
+      // away from those fast enough. A port of another line's id linked at this part's speed may
+      // be this line's card (one id, several speeds): it stands in here too, for a person to confirm.
       const PortSpeed speed = other_port_speed(cat, n, speed_mbps);
       faster_others += speed == PortSpeed::kFastEnough;
       unsure_others += speed == PortSpeed::kUnsure;
@@ -629,7 +629,7 @@ void check_contract_delivery(const AcceptInputs& in, const Catalog& cat, Finding
     if (d.transport.empty() && !d.removable) disks.hidden.push_back(d.name);
   }
   disks.tolerance = cat.threshold("accept.contract.disk_capacity_tolerance");
-  reserve_exact_disks(q, cat, disks);
+  reserve_exact_disks(q, cat, servers.servers, disks);
   bool disk_line = false;
   for (const auto& l : q.lines) {
     const Entry* e = l.part.empty() ? nullptr : cat.find(l.part);

@@ -527,6 +527,14 @@ TEST(ContractDelivery, SeveralServersAreJudgedByThisServersShare) {
   EXPECT_EQ(notes_en(c)[0],
             "\"NVIDIA A100 80GB SXM4\" × 16 (vendor-quote-clean.yaml:10; 8 for each of the 2 servers the quote "
             "prices): delivered 8 × a100-80gb-sxm");
+  // Five 3.84 TB disks where this server's share is four: the fifth is an extra.
+  in.facts->inventory.disks.push_back(nvme(4, k384Bytes));
+  c = delivery(in);
+  EXPECT_EQ(c.severity, Severity::kWarn);
+  EXPECT_EQ(notes_en(c)[5],
+            "nvme4n1 (SAMSUNG MZWLJ3T8HBLS-00007, 3.84 TB) is on no line of the contract: an extra part, confirm it "
+            "was agreed");
+  in.facts->inventory.disks.pop_back();
   // 15 GPUs for 2 servers: 7.5 each is no share a server can have; the split is not known.
   in.contract->lines[0].qty = 15;
   c = delivery(in);
