@@ -24,6 +24,7 @@
 #include "accept/checks.h"
 #include "catalog/gpu_ids.h"
 #include "core/text.h"
+#include "plan/contract_audit.h"
 
 namespace gpuplan::accept::detail {
 namespace {
@@ -55,20 +56,45 @@ std::string or_unknown(const std::string& s) {
 }
 
 // One contract line's comparison: what it says, what was found, and the verdict.
+// The host is one server: a line is judged against its share, qty ÷ the servers the quote prices
+// (plan::quoted_server_power, as the audit divides). A share that is not whole, or a shortfall
+// when no platform line says how many servers the quote buys, warns: the evidence cannot tell.
 class LineJudge {
  public:
-  LineJudge(const VendorQuote& quote, Finding& c) : quote_(quote), c_(c) {}
+  LineJudge(const VendorQuote& quote, const plan::QuotedPower& servers, Finding& c)
+      : quote_(quote), servers_(servers), c_(c) {}
+
+  // Starts a line: its share for this host, and whether that share is whole.
+  void begin(const VendorLine& l) {
+    short_ = false;
+    uneven_ = std::fmod(l.qty, servers_.servers) != 0;
+  }
+  double want(const VendorLine& l) const { return l.qty / servers_.servers; }
+  // Records whether the host shows fewer parts of the line's kind than its share, whatever the model.
+  void shortfall(bool fewer) { short_ = fewer; }
+  // Whether a fail the line's count gives stands (say() applies the same rule).
+  bool fail_stands() const { return !uneven_ && !(short_ && !servers_.platform_priced); }
 
   Phrase line(const VendorLine& l) const {
-    return phrase("accept.delivery.line")
-        .fact("item", l.item)
-        .fact("qty", num(l.qty))
-        .fact("where", quote_.file + ":" + std::to_string(l.line));
+    Phrase p = phrase(servers_.servers == 1 ? "accept.delivery.line" : "accept.delivery.line_share")
+                   .fact("item", l.item)
+                   .fact("qty", num(l.qty))
+                   .fact("where", quote_.file + ":" + std::to_string(l.line));
+    if (servers_.servers != 1) p.fact("each", num(want(l), uneven_ ? 2 : 0)).fact("servers", num(servers_.servers));
+    return p;
   }
 
   // `key`: accept.delivery.ok (pass), .below (fail), .better (warn), .other (warn), .needs
-  // (needs-evidence), .link_slow (warn), .link_down (needs-evidence).
+  // (needs-evidence), .link_slow (warn), .link_down (needs-evidence); an uneven share or a
+  // shortfall read against one assumed server turns it into .uneven or .fewer_one_server (warn).
   void say(Severity s, const char* key, const VendorLine& l, std::vector<Phrase> found) {
+    if (uneven_ && s != Severity::kNeedsEvidence) {
+      s = Severity::kWarn;
+      key = "accept.delivery.uneven";
+    } else if (s == Severity::kFail && short_ && !servers_.platform_priced) {
+      s = Severity::kWarn;
+      key = "accept.delivery.fewer_one_server";
+    }
     escalate(c_.severity, s);
     c_.note(phrase(key).fact("line", {line(l)}).fact("found", std::move(found)));
   }
@@ -78,7 +104,9 @@ class LineJudge {
 
  private:
   const VendorQuote& quote_;
+  const plan::QuotedPower& servers_;
   Finding& c_;
+  bool short_ = false, uneven_ = false;
 };
 
 // The verdict key that goes with a severity.
@@ -128,7 +156,7 @@ void judge_serials(const AcceptInputs& in, LineJudge& j) {
 
 void judge_gpus(const AcceptInputs& in, const Catalog& cat, const VendorLine& l, const Entry& part, LineJudge& j) {
   std::map<std::string, int> found;  // catalog id, or vendor:device the catalog does not know → GPUs
-  int matched = 0, better = 0;
+  int matched = 0, better = 0, unknown = 0;
   for (const PciDevice* d : pci_gpus(in)) {
     const Entry* e = catalog::gpu_by_pci_id(cat, d->vendor, d->device);
     const std::string id = pci_id(d->vendor, d->device);
@@ -141,17 +169,26 @@ void judge_gpus(const AcceptInputs& in, const Catalog& cat, const VendorLine& l,
       ++matched;
     else if (e && at_least(*e, part))
       ++better;
+    else if (!e)
+      ++unknown;
   }
   std::vector<Phrase> what;
   for (const auto& [id, n] : found)
     what.push_back(phrase("accept.delivery.found.gpus").fact("count", std::to_string(n)).fact("part", id));
   if (what.empty()) what.push_back(phrase("accept.delivery.found.no_gpu"));
-  const int want = static_cast<int>(l.qty);
+  const double want = j.want(l);
+  j.shortfall(static_cast<double>(pci_gpus(in).size()) < want);
   Severity s = count_verdict(matched, want);
   // Another model in place of the contract's: better ones warn; anything else is below it.
+  // One the catalog does not list cannot be ranked (as for CPUs): a person compares, nothing fails on it.
+  const char* key = nullptr;
   if (s == Severity::kFail && matched + better >= want) s = Severity::kWarn;
+  if (s == Severity::kFail && matched + better + unknown >= want) {
+    s = Severity::kWarn;
+    key = "accept.delivery.other";
+  }
   if (s == Severity::kPass && matched < static_cast<int>(pci_gpus(in).size())) s = Severity::kWarn;
-  j.say(s, key_of(s), l, std::move(what));
+  j.say(s, key ? key : key_of(s), l, std::move(what));
   judge_serials(in, j);
 }
 
@@ -178,7 +215,8 @@ void judge_cpu(const AcceptInputs& in, const Catalog& cat, const VendorLine& l, 
     s = better ? Severity::kWarn : Severity::kFail;
     key = key_of(s);
   }
-  Severity count = cpu.sockets == 0 ? Severity::kNeedsEvidence : count_verdict(cpu.sockets, l.qty);
+  j.shortfall(cpu.sockets < j.want(l));
+  Severity count = cpu.sockets == 0 ? Severity::kNeedsEvidence : count_verdict(cpu.sockets, j.want(l));
   if (weighs_more(count, s)) {
     s = count;
     key = key_of(s);
@@ -211,11 +249,12 @@ Phrase edac_evidence(const probe::Dimm& d) {
 // One list of DIMMs (EDAC's or an attached dmidecode's) against the line.
 struct DimmCount {
   Severity severity = Severity::kPass;
+  bool fewer = false;  // less memory installed than the line's share
   Phrase found{"accept.delivery.found.dimms"};
 };
 
-DimmCount count_dimms(const std::vector<probe::Dimm>& dimms, const Phrase& source, const VendorLine& l,
-                      const Entry& part, const std::set<long>& contract_sizes) {
+DimmCount count_dimms(const std::vector<probe::Dimm>& dimms, const Phrase& source, double want, const Entry& part,
+                      const std::set<long>& contract_sizes) {
   const long size = std::lround(part.number("size_gb"));
   std::map<long, int> by_size;  // GiB → DIMMs
   double installed = 0;
@@ -229,10 +268,10 @@ DimmCount count_dimms(const std::vector<probe::Dimm>& dimms, const Phrase& sourc
     if (!contract_sizes.count(gib)) others += n;
   const int matched = by_size.count(size) ? by_size[size] : 0;
   DimmCount out;
-  out.severity = count_verdict(matched, l.qty);
+  out.severity = count_verdict(matched, want);
+  out.fewer = installed < part.number("size_gb") * want;
   // Other modules adding up to the contract's memory are another layout, not less memory.
-  if (out.severity == Severity::kFail && others > 0 && installed >= part.number("size_gb") * l.qty)
-    out.severity = Severity::kWarn;
+  if (out.severity == Severity::kFail && others > 0 && !out.fewer) out.severity = Severity::kWarn;
   if (out.severity == Severity::kPass && others > 0) out.severity = Severity::kWarn;
   std::vector<Phrase> groups;
   for (const auto& [gib, n] : by_size)
@@ -278,13 +317,15 @@ void judge_memory(const AcceptInputs& in, const VendorLine& l, const Entry& part
                  {phrase("accept.delivery.needs.dimms")});
   if (mem.dimms.empty() || !attached || same_sizes(mem.dimms, *attached->dimms)) {
     const bool from_edac = !mem.dimms.empty();
-    const DimmCount n =
-        count_dimms(from_edac ? mem.dimms : *attached->dimms, from_edac ? edac : dmidecode, l, part, contract_sizes);
+    const DimmCount n = count_dimms(from_edac ? mem.dimms : *attached->dimms, from_edac ? edac : dmidecode, j.want(l),
+                                    part, contract_sizes);
+    j.shortfall(n.fewer);
     return j.say(n.severity, key_of(n.severity), l, {n.found});
   }
-  const DimmCount a = count_dimms(mem.dimms, edac, l, part, contract_sizes);
-  const DimmCount b = count_dimms(*attached->dimms, dmidecode, l, part, contract_sizes);
-  const bool both_below = a.severity == Severity::kFail && b.severity == Severity::kFail;
+  const DimmCount a = count_dimms(mem.dimms, edac, j.want(l), part, contract_sizes);
+  const DimmCount b = count_dimms(*attached->dimms, dmidecode, j.want(l), part, contract_sizes);
+  j.shortfall(a.fewer && b.fewer);
+  const bool both_below = a.severity == Severity::kFail && b.severity == Severity::kFail && j.fail_stands();
   escalate(j.finding().severity, both_below ? Severity::kFail : Severity::kWarn);
   j.finding().note(phrase(both_below ? "accept.delivery.dimms_disagree_below" : "accept.delivery.dimms_disagree")
                        .fact("line", {j.line(l)})
@@ -303,43 +344,78 @@ std::string media_of(const probe::BlockDevice& d) {
 struct DiskPool {
   std::vector<const probe::BlockDevice*> disks;  // counted disks
   std::set<const probe::BlockDevice*> used;      // matched to a line or standing in for one
+  std::map<const VendorLine*, int> exact;        // disks of the line's own capacity
+  std::vector<std::string> hidden;               // fixed disks of unknown transport: a RAID volume may hide disks
+  double tolerance = 0;
 };
 
-void judge_disks(const VendorLine& l, const Entry& part, double tolerance, DiskPool& pool, LineJudge& j) {
+bool same_capacity(const probe::BlockDevice& d, double want_bytes, double tolerance) {
+  return std::abs(d.size_bytes - want_bytes) <= want_bytes * tolerance;
+}
+
+// Every disk line takes the disks of its own capacity first, so that a larger disk standing in
+// for one line's missing disk is never one another line was bought with.
+void reserve_exact_disks(const VendorQuote& q, const Catalog& cat, double servers, DiskPool& pool) {
+  for (const auto& l : q.lines) {
+    const Entry* e = l.part.empty() ? nullptr : cat.find(l.part);
+    if (!e || e->kind != "disk") continue;
+    const double want_bytes = e->number("capacity_tb") * 1e12;
+    int& matched = pool.exact[&l];
+    for (const auto* d : pool.disks)
+      if (matched < l.qty / servers && !pool.used.count(d) && media_of(*d) == e->text("media") &&
+          same_capacity(*d, want_bytes, pool.tolerance)) {
+        ++matched;
+        pool.used.insert(d);
+      }
+  }
+}
+
+Phrase disk_found(const char* key, const probe::BlockDevice& d) {
+  return phrase(key)
+      .fact("name", d.name)
+      .fact("model", d.model.empty() ? "?" : d.model)
+      .fact("tb", num(d.size_bytes / 1e12, 2));
+}
+
+// A line's share: its own capacity, then larger disks of its media (warn). Still short, it fails,
+// naming the smaller disks of its media left over (the likeliest stand-ins, largest first); a
+// smaller disk is never taken for the line's part when the line is otherwise covered.
+void judge_disks(const VendorLine& l, const Entry& part, DiskPool& pool, LineJudge& j) {
   const double want_bytes = part.number("capacity_tb") * 1e12;
   const std::string media = part.text("media");
-  int matched = 0, larger = 0;
+  const double want = j.want(l);
+  const int matched = pool.exact[&l];
+  int larger = 0;
   std::vector<Phrase> what;
+  std::vector<const probe::BlockDevice*> smaller;
   for (const auto* d : pool.disks) {
     if (pool.used.count(d) || media_of(*d) != media) continue;
-    if (std::abs(d->size_bytes - want_bytes) <= want_bytes * tolerance && matched < l.qty) {
-      ++matched;
+    if (d->size_bytes < want_bytes) {
+      smaller.push_back(d);
+    } else if (matched + larger < want) {
       pool.used.insert(d);
+      ++larger;
+      what.push_back(disk_found("accept.delivery.found.disk_larger", *d));
     }
   }
-  // Disks of the same media but another capacity stand in for missing ones: larger warns, smaller fails.
-  bool smaller = false;
-  for (const auto* d : pool.disks) {
-    if (matched + larger >= l.qty) break;
-    if (pool.used.count(d) || media_of(*d) != media) continue;
+  std::stable_sort(smaller.begin(), smaller.end(), [](auto* a, auto* b) { return a->size_bytes > b->size_bytes; });
+  for (const auto* d : smaller) {
+    if (matched + static_cast<double>(what.size()) >= want) break;
     pool.used.insert(d);
-    const bool big = d->size_bytes > want_bytes;
-    if (big)
-      ++larger;
-    else
-      smaller = true;
-    what.push_back(phrase(big ? "accept.delivery.found.disk_larger" : "accept.delivery.found.disk_smaller")
-                       .fact("name", d->name)
-                       .fact("model", d->model.empty() ? "?" : d->model)
-                       .fact("tb", num(d->size_bytes / 1e12, 2)));
+    what.push_back(disk_found("accept.delivery.found.disk_smaller", *d));
   }
   what.insert(what.begin(), phrase("accept.delivery.found.disks")
                                 .fact("count", std::to_string(matched))
                                 .fact("media", media)
                                 .fact("tb", num(part.number("capacity_tb"), 2)));
-  Severity s = count_verdict(matched + larger, l.qty);
+  j.shortfall(static_cast<double>(what.size() - 1 + matched) < want);
+  Severity s = count_verdict(matched + larger, want);
   if (s == Severity::kPass && larger > 0) s = Severity::kWarn;
-  if (smaller) s = Severity::kFail;
+  // Short while a RAID controller's volume may hold the missing disks: the host cannot tell.
+  if (s == Severity::kFail && !pool.hidden.empty()) {
+    what.push_back(phrase("accept.delivery.found.disks_hidden").fact(list_of("names", pool.hidden)));
+    return j.say(Severity::kNeedsEvidence, "accept.delivery.disks_hidden", l, std::move(what));
+  }
   j.say(s, key_of(s), l, std::move(what));
 }
 
@@ -348,10 +424,7 @@ void judge_extra_disks(const DiskPool& pool, LineJudge& j) {
   for (const auto* d : pool.disks) {
     if (pool.used.count(d)) continue;
     escalate(j.finding().severity, Severity::kWarn);
-    j.finding().note(phrase("accept.delivery.extra_disk")
-                         .fact("name", d->name)
-                         .fact("model", d->model.empty() ? "?" : d->model)
-                         .fact("tb", num(d->size_bytes / 1e12, 2)));
+    j.finding().note(disk_found("accept.delivery.extra_disk", *d));
   }
 }
 
@@ -362,13 +435,24 @@ std::string card_of(const std::string& pci) {
   return dot == std::string::npos ? pci : pci.substr(0, dot);
 }
 
-const Entry* nic_by_id(const Catalog& cat, const std::string& vendor_device) {
+// How a port of another adapter compares with the part's speed. The link's speed decides; the
+// PCI id is only a hint (one id is sold at several speeds: ConnectX-5 as 25 and 100 GbE), so a
+// port without link, or linked slower on a card some catalog part of its id says is fast enough
+// (a cable, a transceiver), is unsure, never slower.
+enum class PortSpeed { kFastEnough, kSlower, kUnsure };
+
+PortSpeed other_port_speed(const Catalog& cat, const probe::NetInterface& n, double want_mbps) {
+  const bool linked = n.speed_mbps && *n.speed_mbps > 0 && n.operstate == "up";
+  if (linked && *n.speed_mbps >= want_mbps) return PortSpeed::kFastEnough;
+  if (!linked) return PortSpeed::kUnsure;
   for (const Entry* e : cat.of_kind("nic"))
     if (e->has("pci_ids")) {
       const auto ids = e->list("pci_ids");
-      if (std::find(ids.begin(), ids.end(), lower(vendor_device)) != ids.end()) return e;
+      if (std::find(ids.begin(), ids.end(), lower(n.vendor_device)) != ids.end() &&
+          e->number("speed_gbps") * 1000 >= want_mbps)
+        return PortSpeed::kUnsure;
     }
-  return nullptr;
+  return PortSpeed::kSlower;
 }
 
 // The matching ports' links: down needs evidence (connect it), slower than the part warns.
@@ -394,8 +478,7 @@ void judge_ethernet(const AcceptInputs& in, const Catalog& cat, const VendorLine
   std::vector<const probe::NetInterface*> matched;
   std::set<std::string> cards, found_ids;
   std::vector<Phrase> others;
-  bool slower_other = false;
-  int faster_others = 0;
+  int faster_others = 0, unsure_others = 0;
   for (const auto& n : nics) {
     j.evidence(phrase("accept.ev.delivery.nic")
                    .fact("path", "/sys/class/net/" + n.name)
@@ -407,26 +490,28 @@ void judge_ethernet(const AcceptInputs& in, const Catalog& cat, const VendorLine
       matched.push_back(&n);
       cards.insert(card_of(n.pci_address));
       found_ids.insert(lower(n.vendor_device));
-    } else if (!n.vendor_device.empty() && !contract_ids.count(lower(n.vendor_device))) {
-      // Another adapter: the catalog's speed for its id, else its link's.
-      const Entry* e = nic_by_id(cat, n.vendor_device);
-      const double speed = e ? e->number("speed_gbps") * 1000 : n.speed_mbps ? *n.speed_mbps : -1;  // -1: unknown
-      const bool faster = speed >= speed_mbps;
-      if (faster)
-        ++faster_others;
-      else
-        slower_other = true;
+    } else if (!n.vendor_device.empty() && (!contract_ids.count(lower(n.vendor_device)) ||
+                                            other_port_speed(cat, n, speed_mbps) == PortSpeed::kFastEnough)) {
+      // Another adapter, judged by its link: a slower one (an on-board 1 GbE port) takes nothing
+      // away from those fast enough. A port of another line's id linked at this part's speed may
+      // be this line's card (one id, several speeds): it stands in here too, for a person to confirm.
+      const PortSpeed speed = other_port_speed(cat, n, speed_mbps);
+      faster_others += speed == PortSpeed::kFastEnough;
+      unsure_others += speed == PortSpeed::kUnsure;
       others.push_back(phrase("accept.delivery.found.port_other")
                            .fact("name", n.name)
                            .fact("id", n.vendor_device)
-                           .fact("mbps", speed >= 0 ? count(static_cast<int64_t>(speed)) : "?"));
+                           .fact("mbps", n.speed_mbps && n.operstate == "up" ? count(*n.speed_mbps) : "?"));
     }
   }
-  const int want = static_cast<int>(part.number("ports") * l.qty);
+  const double want = part.number("ports") * j.want(l);
   const int got = static_cast<int>(matched.size());
   Severity s = count_verdict(got, want);
-  // Other adapters stand in for missing ports only when at least as fast.
-  if (s == Severity::kFail && !slower_other && got + faster_others >= want) s = Severity::kWarn;
+  // Other adapters stand in for missing ports when their links are at least as fast; ports whose
+  // speed the host cannot tell need the link up before anyone can say they fall short.
+  if (s == Severity::kFail && got + faster_others >= want) s = Severity::kWarn;
+  if (s == Severity::kFail && got + faster_others + unsure_others >= want) s = Severity::kNeedsEvidence;
+  j.shortfall(got + faster_others + unsure_others < want);
   // What was delivered, by the ids found; the part's accepted ids only when none of them was.
   std::vector<Phrase> what{got > 0 ? phrase("accept.delivery.found.nics")
                                          .fact("ports", std::to_string(got))
@@ -434,7 +519,7 @@ void judge_ethernet(const AcceptInputs& in, const Catalog& cat, const VendorLine
                                          .fact(list_of("ids", {found_ids.begin(), found_ids.end()}))
                                    : phrase("accept.delivery.found.no_nic_port").fact(list_of("ids", ids))};
   if (s != Severity::kPass) what.insert(what.end(), others.begin(), others.end());
-  j.say(s, key_of(s), l, std::move(what));
+  j.say(s, s == Severity::kNeedsEvidence ? "accept.delivery.port_unsure" : key_of(s), l, std::move(what));
   judge_links(matched, speed_mbps, l, j);
 }
 
@@ -457,7 +542,8 @@ void judge_infiniband(const AcceptInputs& in, const VendorLine& l, const Entry& 
   }
   if (ports == 0)
     return j.say(Severity::kNeedsEvidence, key_of(Severity::kNeedsEvidence), l, {phrase("accept.delivery.needs.ib")});
-  const Severity s = count_verdict(ports, part.number("ports") * l.qty);
+  j.shortfall(ports < part.number("ports") * j.want(l));
+  const Severity s = count_verdict(ports, part.number("ports") * j.want(l));
   std::vector<Phrase> what{phrase("accept.delivery.found.ib")
                                .fact("ports", std::to_string(ports))
                                .fact("slow", std::to_string(slow))
@@ -520,7 +606,8 @@ void check_contract_delivery(const AcceptInputs& in, const Catalog& cat, Finding
   if (!in.facts) return needs(c, phrase("accept.delivery.needs.host").fact("why", {in.facts_error}));
   c.severity = Severity::kPass;
   c.evidence.push_back(phrase("accept.ev.contract").fact("file", q.file));
-  LineJudge j(q, c);
+  const plan::QuotedPower servers = plan::quoted_server_power(q, cat);
+  LineJudge j(q, servers, c);
   // What all lines of a kind name, so one line's parts are not taken for another's substitutes.
   std::set<long> memory_sizes;
   std::set<std::string> nic_ids;
@@ -539,12 +626,15 @@ void check_contract_delivery(const AcceptInputs& in, const Catalog& cat, Finding
                    .fact("bytes", num(d.size_bytes))
                    .fact("tb", num(d.size_bytes / 1e12, 2)));
     if (!media_of(d).empty()) disks.disks.push_back(&d);
+    if (d.transport.empty() && !d.removable) disks.hidden.push_back(d.name);
   }
-  const double tolerance = cat.threshold("accept.contract.disk_capacity_tolerance");
+  disks.tolerance = cat.threshold("accept.contract.disk_capacity_tolerance");
+  reserve_exact_disks(q, cat, servers.servers, disks);
   bool disk_line = false;
   for (const auto& l : q.lines) {
     const Entry* e = l.part.empty() ? nullptr : cat.find(l.part);
     if (!e) continue;
+    j.begin(l);
     if (e->kind == "gpu") judge_gpus(in, cat, l, *e, j);
     if (e->kind == "cpu") judge_cpu(in, cat, l, *e, j);
     if (e->kind == "memory") judge_memory(in, l, *e, memory_sizes, j);
@@ -553,7 +643,7 @@ void check_contract_delivery(const AcceptInputs& in, const Catalog& cat, Finding
       if (in.facts->inventory.disks.empty())
         j.say(Severity::kNeedsEvidence, key_of(Severity::kNeedsEvidence), l, {phrase("accept.delivery.needs.disks")});
       else
-        judge_disks(l, *e, tolerance, disks, j);
+        judge_disks(l, *e, disks, j);
     }
     if (e->kind == "nic")
       e->text("protocol") == "infiniband" ? judge_infiniband(in, l, *e, j) : judge_ethernet(in, cat, l, *e, nic_ids, j);

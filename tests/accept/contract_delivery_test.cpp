@@ -197,14 +197,22 @@ TEST(ContractDelivery, SwappedPartsEachFailNamingTheLineAndTheEvidence) {
   EXPECT_EQ(notes[0].find("below"), std::string::npos);
 }
 
-TEST(ContractDelivery, FewerOrSmallerGpusFail) {
+TEST(ContractDelivery, FewerGpusFailAModelTheCatalogDoesNotListWarns) {
   probe::HostFacts h = clean_host();
-  h.pci.devices[7] = gpu_at(0xbd, 0x20b0);  // 10de:20b0 is the A100 SXM4 40GB: not in the catalog
-  const Finding c = delivery(delivered(h));
-  EXPECT_EQ(c.severity, Severity::kFail);
+  h.pci.devices[7] = gpu_at(0xbd, 0x20b0);  // 10de:20b0 (A100 SXM4 40GB in pci.ids): not in the catalog
+  Finding c = delivery(delivered(h));
+  // The catalog cannot rank it (as for a CPU it does not list): a person compares, it does not fail.
+  EXPECT_EQ(c.severity, Severity::kWarn);
   EXPECT_EQ(notes_en(c)[0],
             "\"NVIDIA A100 80GB SXM4\" × 8 (vendor-quote-clean.yaml:10): delivered 1 × 10de:20b0, 7 × a100-80gb-sxm, "
-            "below the contract: the vendor delivers the contracted part");
+            "a part the catalog cannot rank: a person compares it with the contract");
+  // Seven GPUs for eight: fewer, whatever their model.
+  h.pci.devices.pop_back();
+  c = delivery(delivered(h));
+  EXPECT_EQ(c.severity, Severity::kFail);
+  EXPECT_EQ(notes_en(c)[0],
+            "\"NVIDIA A100 80GB SXM4\" × 8 (vendor-quote-clean.yaml:10): delivered 7 × a100-80gb-sxm, below the "
+            "contract: the vendor delivers the contracted part");
 }
 
 TEST(ContractDelivery, CpuModelAndSocketsAgainstTheLine) {
@@ -258,9 +266,10 @@ TEST(ContractDelivery, ExtraOrLargerPartsWarn) {
   const Finding c = delivery(delivered(h));
   EXPECT_EQ(c.severity, Severity::kWarn);
   const auto notes = notes_en(c);
-  EXPECT_EQ(notes[2],
-            "\"64 GB DDR4-3200 RDIMM\" × 16 (vendor-quote-clean.yaml:13): delivered 8 × 128 GiB DIMMs, 1,024 GiB "
-            "installed (from EDAC in sysfs), not the contract's part but no less: confirm the change was agreed in writing");
+  EXPECT_EQ(
+      notes[2],
+      "\"64 GB DDR4-3200 RDIMM\" × 16 (vendor-quote-clean.yaml:13): delivered 8 × 128 GiB DIMMs, 1,024 GiB "
+      "installed (from EDAC in sysfs), not the contract's part but no less: confirm the change was agreed in writing");
   EXPECT_EQ(notes[5],
             "nvme4n1 (SAMSUNG MZWLJ3T8HBLS-00007, 3.84 TB) is on no line of the contract: an extra part, confirm it "
             "was agreed");
@@ -407,10 +416,12 @@ TEST(ContractDelivery, ChineseReportIsWordedInChinese) {
   for (const auto& n : c.notes) all += testing::zh(n) + "\n";
   for (const auto& e : c.evidence) all += testing::zh(e) + "\n";
   EXPECT_NE(all.find("交付 2 块网卡（15b3:101f）上的 3 个端口"), std::string::npos) << all;
-  EXPECT_NE(all.find("/proc/cpuinfo：型号“AMD EPYC 7763 64-Core Processor”，2 个物理封装（CPU 插槽），256 个逻辑处理器"),
-            std::string::npos)
+  EXPECT_NE(
+      all.find("/proc/cpuinfo：型号“AMD EPYC 7763 64-Core Processor”，2 个物理封装（CPU 插槽），256 个逻辑处理器"),
+      std::string::npos)
       << all;
-  EXPECT_NE(all.find("/sys/class/net/ens1f0：8086:1572，PCI 地址 0000:31:00.0，10,000 Mb/s，链路状态 up"), std::string::npos)
+  EXPECT_NE(all.find("/sys/class/net/ens1f0：8086:1572，PCI 地址 0000:31:00.0，10,000 Mb/s，链路状态 up"),
+            std::string::npos)
       << all;
   EXPECT_NE(all.find("soak.csv：峰值 3,200 W，8 块 GPU 合计"), std::string::npos) << all;
   // No English word of the evidence left in it.
@@ -504,6 +515,154 @@ TEST(ContractDelivery, LogSummaryPeakPowerSumsGpusPerSecond) {
   EXPECT_DOUBLE_EQ(out.peak_power->watts, 870);
   EXPECT_EQ(out.peak_power->gpus, 2);
   EXPECT_EQ(out.peak_power->time_ms, 1000);
+}
+
+// Issue 13 review: a quote for several servers is judged by this server's share of each line,
+// the quote's lines divided by its platform lines' quantity (as the audit divides them).
+TEST(ContractDelivery, SeveralServersAreJudgedByThisServersShare) {
+  AcceptInputs in = delivered(clean_host());
+  for (auto& l : in.contract->lines) l.qty *= 2;  // hgx-a100-8gpu × 2: two servers, 8 GPUs each
+  Finding c = delivery(in);
+  EXPECT_EQ(c.severity, Severity::kPass);
+  EXPECT_EQ(notes_en(c)[0],
+            "\"NVIDIA A100 80GB SXM4\" × 16 (vendor-quote-clean.yaml:10; 8 for each of the 2 servers the quote "
+            "prices): delivered 8 × a100-80gb-sxm");
+  // Five 3.84 TB disks where this server's share is four: the fifth is an extra.
+  in.facts->inventory.disks.push_back(nvme(4, k384Bytes));
+  c = delivery(in);
+  EXPECT_EQ(c.severity, Severity::kWarn);
+  EXPECT_EQ(notes_en(c)[5],
+            "nvme4n1 (SAMSUNG MZWLJ3T8HBLS-00007, 3.84 TB) is on no line of the contract: an extra part, confirm it "
+            "was agreed");
+  in.facts->inventory.disks.pop_back();
+  // 15 GPUs for 2 servers: 7.5 each is no share a server can have; the split is not known.
+  in.contract->lines[0].qty = 15;
+  c = delivery(in);
+  EXPECT_EQ(c.severity, Severity::kWarn);
+  EXPECT_EQ(notes_en(c)[0],
+            "\"NVIDIA A100 80GB SXM4\" × 15 (vendor-quote-clean.yaml:10; 7.50 for each of the 2 servers the quote "
+            "prices): delivered 8 × a100-80gb-sxm; the line's quantity does not divide evenly among the servers, so "
+            "this server's share is not known: confirm the split with the vendor");
+}
+
+TEST(ContractDelivery, WithoutAPlatformLineFewerPartsWarnNamingTheOneServerAssumption) {
+  AcceptInputs in = delivered(clean_host());
+  auto& lines = in.contract->lines;
+  lines.erase(lines.begin() + 1);    // no hgx-a100-8gpu line: the server count is not priced
+  for (auto& l : lines) l.qty *= 2;  // 16 GPUs, 4 CPUs, 32 DIMMs, 8 disks, 4 NICs: maybe two servers
+  Finding c = delivery(in);
+  EXPECT_EQ(c.severity, Severity::kWarn);
+  const auto notes = notes_en(c);
+  ASSERT_EQ(notes.size(), 6u);
+  EXPECT_EQ(notes[0],
+            "\"NVIDIA A100 80GB SXM4\" × 16 (vendor-quote-clean.yaml:10): delivered 8 × a100-80gb-sxm, fewer than the "
+            "line; the quote prices no platform (server) line, so it is read as one server: if it buys several, each "
+            "has only its share; confirm how many servers it covers");
+  for (int i : {1, 2, 3, 4})
+    EXPECT_NE(notes[i].find("fewer than the line; the quote prices no platform"), std::string::npos) << notes[i];
+  // A CPU the catalog ranks lower is below the contract whatever the server count.
+  in.facts->inventory.cpu = {"AMD EPYC 7453 28-Core Processor", 4, 224};
+  EXPECT_EQ(delivery(in).severity, Severity::kFail);
+}
+
+// A ConnectX-5 (15b3:1017, listed by the catalog under eth-25g-dual) is sold as 25 and 100 GbE:
+// its link says which. The contract's NIC line here is eth-100g (one port per card).
+TEST(ContractDelivery, NicSpeedIsTheLinksNotThePciIds) {
+  AcceptInputs in = delivered(clean_host());
+  in.contract->lines[5] = {"Single-port 100GbE adapter", "eth-100g", 2, {}, false, false, 15};
+  // Two ConnectX-5 ports linked at 100 Gb/s and the board's 1 GbE port (8086:1521, I350).
+  in.facts->inventory.nics = {nic("eno1", "0000:02:00.0", "8086:1521", 1000),
+                              nic("ens1np0", "0000:31:00.0", "15b3:1017", 100000),
+                              nic("ens2np0", "0000:b1:00.0", "15b3:1017", 100000)};
+  Finding c = delivery(in);
+  EXPECT_EQ(c.severity, Severity::kWarn);
+  EXPECT_EQ(notes_en(c)[4],
+            "\"Single-port 100GbE adapter\" × 2 (vendor-quote-clean.yaml:15): delivered no port of an id the part "
+            "allows (15b3:101d), eno1 (8086:1521, 1,000 Mb/s) in its place, ens1np0 (15b3:1017, 100,000 Mb/s) in its "
+            "place, ens2np0 (15b3:1017, 100,000 Mb/s) in its place, not the contract's part but no less: confirm the "
+            "change was agreed in writing");
+  // One of them without link: its speed is unknown, the id alone does not fail it.
+  in.facts->inventory.nics[2].speed_mbps.reset();
+  in.facts->inventory.nics[2].operstate = "down";
+  c = delivery(in);
+  EXPECT_EQ(c.severity, Severity::kNeedsEvidence);
+  EXPECT_EQ(notes_en(c)[4],
+            "\"Single-port 100GbE adapter\" × 2 (vendor-quote-clean.yaml:15): delivered no port of an id the part "
+            "allows (15b3:101d), eno1 (8086:1521, 1,000 Mb/s) in its place, ens1np0 (15b3:1017, 100,000 Mb/s) in its "
+            "place, ens2np0 (15b3:1017, ? Mb/s) in its place; the speed of the ports in its place cannot be read from "
+            "their links (no link, or a card sold at several speeds): connect them to the switch and run accept again");
+  // The same ports when the quote also has a 25 GbE line, whose part lists 15b3:1017 too: linked at
+  // 100 Gb/s they may be this line's cards; a person confirms, the line does not fail.
+  in.facts->inventory.nics[2] = nic("ens2np0", "0000:b1:00.0", "15b3:1017", 100000);
+  in.contract->lines.push_back({"Dual-port 25GbE adapter", "eth-25g-dual", 1, {}, false, false, 41});
+  EXPECT_EQ(delivery(in).severity, Severity::kWarn);
+  in.contract->lines.pop_back();
+  // Linked at 25 Gb/s, and no catalog part of 15b3:1017 is faster: below the 100 Gb/s line.
+  in.facts->inventory.nics[2] = nic("ens2np0", "0000:b1:00.0", "15b3:1017", 25000);
+  EXPECT_EQ(delivery(in).severity, Severity::kFail);
+}
+
+// IDEMA sizes as above: 480 GB = 97,696,368 + 1,953,504 × 430 = 937,703,088 sectors; 7,680 GB =
+// 97,696,368 + 1,953,504 × 7,630 = 15,002,931,888 sectors.
+constexpr double k048Bytes = 937'703'088.0 * 512;
+constexpr double k768Bytes = 15'002'931'888.0 * 512;
+
+TEST(ContractDelivery, DisksFillALineWithItsCapacityThenLargerOnesAndLeaveASmallBootDiskExtra) {
+  probe::HostFacts h = clean_host();
+  h.inventory.disks = {nvme(0, k048Bytes, "SAMSUNG MZ1L2480HCHQ"), nvme(1, k384Bytes), nvme(2, k384Bytes),
+                       nvme(3, k768Bytes, "SAMSUNG MZWLJ7T6HALA"), nvme(4, k768Bytes, "SAMSUNG MZWLJ7T6HALA")};
+  Finding c = delivery(delivered(h));
+  EXPECT_EQ(c.severity, Severity::kWarn);
+  auto notes = notes_en(c);
+  ASSERT_EQ(notes.size(), 7u);
+  EXPECT_EQ(notes[3],
+            "\"3.84 TB U.2 NVMe\" × 4 (vendor-quote-clean.yaml:14): delivered 2 × nvme of 3.84 TB, nvme3n1 (SAMSUNG "
+            "MZWLJ7T6HALA) of 7.68 TB, larger, nvme4n1 (SAMSUNG MZWLJ7T6HALA) of 7.68 TB, larger, not the contract's "
+            "part but no less: confirm the change was agreed in writing");
+  EXPECT_EQ(notes[5],
+            "nvme0n1 (SAMSUNG MZ1L2480HCHQ, 0.48 TB) is on no line of the contract: an extra part, confirm it was "
+            "agreed");
+  // One 7.68 TB disk fewer: 3 disks of 3.84 TB or more for 4, the line is short and fails.
+  h.inventory.disks.pop_back();
+  c = delivery(delivered(h));
+  EXPECT_EQ(c.severity, Severity::kFail);
+  EXPECT_EQ(notes_en(c)[3],
+            "\"3.84 TB U.2 NVMe\" × 4 (vendor-quote-clean.yaml:14): delivered 2 × nvme of 3.84 TB, nvme3n1 (SAMSUNG "
+            "MZWLJ7T6HALA) of 7.68 TB, larger, nvme0n1 (SAMSUNG MZ1L2480HCHQ) of 0.48 TB, smaller, below the contract: "
+            "the vendor delivers the contracted part");
+}
+
+// A RAID controller's volume shows as one disk of unknown transport (no ata or end_device in its
+// sysfs path): the disks behind it cannot be counted, so a short line needs evidence, not a fail.
+TEST(ContractDelivery, DisksHiddenBehindARaidVolumeNeedEvidence) {
+  probe::HostFacts h = clean_host();
+  h.inventory.disks.resize(2);
+  probe::BlockDevice volume = nvme(0, 2 * k384Bytes, "MR9361-8i");
+  volume.name = "sda";
+  volume.transport = "";
+  h.inventory.disks.push_back(volume);
+  const Finding c = delivery(delivered(h));
+  EXPECT_EQ(c.severity, Severity::kNeedsEvidence);
+  EXPECT_EQ(notes_en(c)[3],
+            "\"3.84 TB U.2 NVMe\" × 4 (vendor-quote-clean.yaml:14): delivered 2 × nvme of 3.84 TB, sda of unknown "
+            "transport not counted: a RAID controller's volume may hold the missing disks; list the physical disks "
+            "with the controller's tool (storcli /c0 /eall /sall show, or its BIOS setup) and compare them with the "
+            "line");
+}
+
+TEST(ContractDelivery, ALargerDiskStandsInOnlyWhenNoLaterLineWasBoughtWithIt) {
+  AcceptInputs in = delivered(clean_host());
+  in.contract->lines.push_back({"7.68 TB U.2 NVMe", "nvme-u2-7.68tb", 2, {}, false, false, 40});
+  // 3 × 3.84 TB and 2 × 7.68 TB: the 7.68 TB line takes its own two; the 3.84 TB line is one short.
+  in.facts->inventory.disks = {nvme(0, k384Bytes), nvme(1, k384Bytes), nvme(2, k384Bytes),
+                               nvme(3, k768Bytes, "SAMSUNG MZWLJ7T6HALA"), nvme(4, k768Bytes, "SAMSUNG MZWLJ7T6HALA")};
+  const Finding c = delivery(in);
+  EXPECT_EQ(c.severity, Severity::kFail);
+  const auto notes = notes_en(c);
+  EXPECT_EQ(notes[3],
+            "\"3.84 TB U.2 NVMe\" × 4 (vendor-quote-clean.yaml:14): delivered 3 × nvme of 3.84 TB, below the contract: "
+            "the vendor delivers the contracted part");
+  EXPECT_EQ(notes[5], "\"7.68 TB U.2 NVMe\" × 2 (vendor-quote-clean.yaml:40): delivered 2 × nvme of 7.68 TB");
 }
 
 TEST(ContractDelivery, CliReadsTheContractAndRejectsABadOne) {

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "core/files.h"
 #include "test_support.h"
 
 namespace gpuplan {
@@ -69,6 +70,35 @@ TEST(AcceptContractCli, CleanDeliveryPasses) {
                        "/sys/devices/system/edac/mc/mc0/dimm0 (labelled P0_Node0_Channel0_Dimm0 "
                        "P1-DIMMA1): 64 GiB DDR4\n"))
       << evidence(c);
+}
+
+// The clean quote for two servers: every quantity doubled, hgx-a100-8gpu × 2. The delivered host is
+// one of them and has its share of every line (issue 13 review: it failed every line before).
+TEST(AcceptContractCli, AQuoteForTwoServersPassesOnOneDeliveredServer) {
+  const auto text = read_text_file(kQuote);
+  ASSERT_TRUE(text);
+  std::string doubled;  // each line's "qty: N," as "qty: 2N,"
+  for (std::size_t at = 0;;) {
+    const std::size_t found = text->find("qty: ", at);
+    if (found == std::string::npos) {
+      doubled += text->substr(at);
+      break;
+    }
+    const std::size_t digits = found + 5, end = text->find(',', digits);
+    doubled += text->substr(at, digits - at) + std::to_string(2 * std::stoi(text->substr(digits, end - digits)));
+    at = end;
+  }
+  ASSERT_NE(doubled.find("part: hgx-a100-8gpu, qty: 2,"), std::string::npos) << doubled;
+  ASSERT_NE(doubled.find("part: a100-80gb-sxm, qty: 16,"), std::string::npos) << doubled;
+  const std::string quote = testing::write_file(testing::temp_dir(), "two-servers.yaml", doubled);
+  const auto r = run_gpuplan("accept --format json --contract " + quote + " --root " + host("delivered-a100-clean"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json c = delivery(parse(r));
+  EXPECT_EQ(c.at("status"), "pass") << c.dump(2);
+  EXPECT_TRUE(contains(c.at("detail"), "\"64 GB DDR4-3200 RDIMM\" × 32 (" + quote +
+                                           ":13; 16 for each of the 2 servers the quote prices): delivered 16 × 64 "
+                                           "GiB DIMMs, 1,024 GiB installed (from EDAC in sysfs)"))
+      << c.at("detail");
 }
 
 TEST(AcceptContractCli, SwappedDeliveryFailsNamingEachSwappedPart) {

@@ -325,6 +325,13 @@ constexpr Words kWords[] = {
 
   // Delivery against the contract (contract.delivery): each quote line, then what the host showed
   {"accept.delivery.line", "\"{item}\" × {qty} ({where})", "“{item}” × {qty}（{where}）"},
+  {"accept.delivery.line_share", "\"{item}\" × {qty} ({where}; {each} for each of the {servers} servers the quote prices)", "“{item}” × {qty}（{where}；报价共 {servers} 台服务器，每台 {each}）"},
+  {"accept.delivery.uneven", "{line}: delivered {found}; the line's quantity does not divide evenly among the servers, so this server's share is not known: confirm the split with the vendor",
+   "{line}：交付 {found}；该行数量不能在各台服务器间平均分配，无法确定本机应有的数量：请与供应商确认分配方式"},
+  {"accept.delivery.fewer_one_server", "{line}: delivered {found}, fewer than the line; the quote prices no platform (server) line, so it is read as one server: if it buys several, each has only its share; confirm how many servers it covers",
+   "{line}：交付 {found}，少于该行数量；报价中没有整机平台行，按一台服务器理解：若报价包含多台服务器，每台只应有其中一份，请确认报价覆盖几台服务器"},
+  {"accept.delivery.port_unsure", "{line}: delivered {found}; the speed of the ports in its place cannot be read from their links (no link, or a card sold at several speeds): connect them to the switch and run accept again",
+   "{line}：交付 {found}；替代网口的速率无法从链路读出（未连通，或该型号网卡有多种速率规格）：请接上交换机后重新运行 accept"},
   {"accept.delivery.ok", "{line}: delivered {found}", "{line}：交付 {found}"},
   {"accept.delivery.below", "{line}: delivered {found}, below the contract: the vendor delivers the contracted part",
                             "{line}：交付 {found}，低于合同：应由厂商交付合同约定的部件"},
@@ -355,6 +362,9 @@ constexpr Words kWords[] = {
   {"accept.delivery.found.disks", "{count} × {media} of {tb} TB", "{count} × {tb} TB {media}"},
   {"accept.delivery.found.disk_larger", "{name} ({model}) of {tb} TB, larger", "{name}（{model}）{tb} TB，容量更大"},
   {"accept.delivery.found.disk_smaller", "{name} ({model}) of {tb} TB, smaller", "{name}（{model}）{tb} TB，容量更小"},
+  {"accept.delivery.found.disks_hidden", "{names} of unknown transport not counted", "传输类型未知的 {names} 未计入"},
+  {"accept.delivery.disks_hidden", "{line}: delivered {found}: a RAID controller's volume may hold the missing disks; list the physical disks with the controller's tool (storcli /c0 /eall /sall show, or its BIOS setup) and compare them with the line",
+   "{line}：交付 {found}：缺少的硬盘可能在 RAID 控制器的逻辑卷之后；请用控制器工具（storcli /c0 /eall /sall show，或其 BIOS 设置界面）列出物理硬盘，再与该行比对"},
   {"accept.delivery.found.nics", "{ports} port(s) on {cards} card(s) of {ids}", "{cards} 块网卡（{ids}）上的 {ports} 个端口"},
   {"accept.delivery.found.no_nic_port", "no port of an id the part allows ({ids})", "0 个该部件所允许型号（{ids}）的网口"},
   {"accept.delivery.found.port_other", "{name} ({id}, {mbps} Mb/s) in its place", "替代的 {name}（{id}，{mbps} Mb/s）"},
