@@ -107,7 +107,7 @@ Run add_accept(CLI::App& cmd) {
              "\n" + ui("cli.label.checks") + label_end() +
              "soak pcie.topology pcie.aer infiniband versions load pcie.aspm iommu firmware.versions\n"
              "        performance firmware.hashes health.archive xid ecc gpu.count\n"
-             "        contract.delivery (with --contract)");
+             "        contract.delivery (" + ui("cli.label.with_contract") + ")");
   return [args](const Common& common) { return run_accept(common, *args); };
 }
 

@@ -24,6 +24,7 @@ constexpr Words kWords[] = {
   {"cli.label.examples", "Examples", "示例"},
   {"cli.label.example", "Example", "示例"},
   {"cli.label.checks", "Checks", "检查项"},
+  {"cli.label.with_contract", "with --contract", "需 --contract"},
   {"cli.type.text", "TEXT", "文本"},
   {"cli.type.int", "INT", "整数"},
   {"cli.type.uint", "UINT", "非负整数"},
