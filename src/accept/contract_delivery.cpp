@@ -32,10 +32,6 @@ namespace {
 using plan::VendorLine;
 using plan::VendorQuote;
 
-std::string pci_id(uint16_t vendor, uint16_t device) {
-  return fmt::format("{:04x}:{:04x}", vendor, device);
-}
-
 // Whitespace runs as one space, trimmed: /proc/cpuinfo pads some brand strings.
 std::string squeeze(const std::string& s) {
   std::string out;
@@ -159,7 +155,7 @@ void judge_gpus(const AcceptInputs& in, const Catalog& cat, const VendorLine& l,
   int matched = 0, better = 0, unknown = 0;
   for (const PciDevice* d : pci_gpus(in)) {
     const Entry* e = catalog::gpu_by_pci_id(cat, d->vendor, d->device);
-    const std::string id = pci_id(d->vendor, d->device);
+    const std::string id = catalog::pci_id(d->vendor, d->device);
     j.evidence(phrase(e ? "accept.ev.delivery.gpu" : "accept.ev.delivery.gpu_unknown")
                    .fact("path", "/sys/bus/pci/devices/" + d->address)
                    .fact("id", id)

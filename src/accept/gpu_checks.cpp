@@ -11,6 +11,7 @@
 
 #include "accept/check_helpers.h"
 #include "accept/checks.h"
+#include "core/money.h"
 
 namespace gpuplan::accept::detail {
 
@@ -19,8 +20,7 @@ namespace {
 
 // A benchmark figure as exact as the tool printed it, to two decimals ("138.95", not "138.9").
 std::string figure(double v) {
-  const auto has_decimals = [&](double scale) { return std::abs(v * scale - std::round(v * scale)) > 1e-6; };
-  return num(v, has_decimals(1) ? (has_decimals(10) ? 2 : 1) : 0);
+  return format_figure(v, 2);
 }
 
 // Where the figure's scope or GPU count came from: the buyer's flag, or a line of the output.

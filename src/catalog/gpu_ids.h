@@ -5,10 +5,14 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 #include "catalog/catalog.h"
 
 namespace gpuplan::catalog {
+
+// "10de:20b2": the form `pci_ids` lists, lowercase four-digit hex.
+std::string pci_id(uint16_t vendor, uint16_t device);
 
 // The gpu entry listing vendor:device in its pci_ids; nullptr when none does.
 const Entry* gpu_by_pci_id(const Catalog& catalog, uint16_t vendor, uint16_t device);

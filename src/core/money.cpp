@@ -6,6 +6,14 @@
 
 namespace gpuplan {
 
+std::string format_figure(double value, int max_decimals) {
+  int decimals = 0;
+  for (double scale = 1; decimals < max_decimals && std::abs(value * scale - std::round(value * scale)) > 1e-6;
+       scale *= 10)
+    ++decimals;
+  return format_number(value, decimals);
+}
+
 std::string format_number(double value, int decimals) {
   std::string digits = fmt::format("{:.{}f}", std::fabs(value), decimals);
   if (digits.find_first_not_of("0.") == std::string::npos) value = 0;  // no "-0"

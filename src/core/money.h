@@ -28,5 +28,8 @@ std::string format_money_range(const Range& r, const std::string& currency, int 
 std::string format_range(const Range& r, int decimals = 0);
 // 1234567.8 -> "1,234,568" (decimals = 0).
 std::string format_number(double value, int decimals = 0);
+// A figure as written, with only the decimals it has, up to `max_decimals`: 8 -> "8",
+// 2.5 -> "2.5", 138.95 -> "138.95" (max 2), 1850 -> "1,850".
+std::string format_figure(double value, int max_decimals);
 
 }  // namespace gpuplan

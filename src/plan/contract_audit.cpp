@@ -51,7 +51,7 @@ Finding term_finding(const VendorQuote& q, const std::string& field, const char*
 
 // A written figure as written: "8", "2.5".
 std::string figure(double v) {
-  return format_number(v, v == std::round(v) ? 0 : 1);
+  return format_figure(v, 1);
 }
 
 std::string hours_text(double h) {

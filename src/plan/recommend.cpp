@@ -27,7 +27,7 @@ std::string num(double v, int decimals = 0) {
 }
 // 13 -> "13", 1.5 -> "1.5".
 std::string params_text(double b) {
-  return format_number(b, b == std::floor(b) ? 0 : 1);
+  return format_figure(b, 1);
 }
 
 // The smallest platform for `gpus` GPUs of the family. Multi-GPU training prefers NVSwitch,

@@ -14,6 +14,15 @@ TEST(MoneyTest, GroupsThousandsAndRoundsOnlyWhenPrinting) {
   EXPECT_EQ(format_number(-0.001), "0");
 }
 
+TEST(MoneyTest, FiguresKeepOnlyTheDecimalsTheyHave) {
+  EXPECT_EQ(format_figure(8, 1), "8");
+  EXPECT_EQ(format_figure(2.5, 1), "2.5");
+  EXPECT_EQ(format_figure(1850, 2), "1,850");
+  EXPECT_EQ(format_figure(138.95, 2), "138.95");  // a benchmark figure as the tool printed it
+  EXPECT_EQ(format_figure(138.9, 2), "138.9");
+  EXPECT_EQ(format_figure(2.75, 1), "2.8");  // capped at max_decimals; 2.75 is exact, fmt rounds half to even
+}
+
 TEST(MoneyTest, FormatsCurrenciesAndRanges) {
   EXPECT_EQ(format_money(280000, "CNY"), "¥280,000");
   EXPECT_EQ(format_money(3.4309, "USD", 2), "US$3.43");
