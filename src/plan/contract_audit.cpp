@@ -111,7 +111,7 @@ void judge_rack(const VendorQuote& q, const Catalog& cat, std::vector<Finding>& 
     return;
   }
   const QuotedPower power = quoted_server_power(q, cat);
-  const double peak = power.budget.total_w();
+  const double peak = power.budget.peak_w();
   if (peak <= 0) {
     out.push_back(term_finding(q, "rack", "contract.rack", Severity::kWarn, "no_power", source));
     return;

@@ -4,6 +4,7 @@
 // (plan/rules.h). Pure: catalog and config in, Quote out.
 #pragma once
 
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <vector>
@@ -42,6 +43,10 @@ struct HiddenCostLine {
   std::optional<Range> monthly;  // nullopt: not included, the user gave no figure
 };
 
+// The peak draw of one node at full load (SPEC B1, §J): the sum of its parts' data-sheet
+// figures beside the platform's system-level figure, which counts what the parts leave out (PSU
+// losses, fans, board): the server factor × GPU TDP, or the vendor's stated system maximum.
+// The peak is the larger of the two, never the lower: an underestimate trips a breaker.
 struct PowerBudget {
   double gpus_w = 0;
   double cpus_w = 0;
@@ -49,7 +54,11 @@ struct PowerBudget {
   double disks_w = 0;
   double nics_w = 0;
   double platform_w = 0;
-  double total_w() const { return gpus_w + cpus_w + memory_w + disks_w + nics_w + platform_w; }
+  double system_w = 0;        // the system-level figure; 0: none known for this platform
+  std::string system_basis;   // "server_factor" | "vendor_max" (empty when system_w is 0)
+  std::string system_source;  // its catalog source and date
+  double parts_w() const { return gpus_w + cpus_w + memory_w + disks_w + nics_w + platform_w; }
+  double peak_w() const { return std::max(parts_w(), system_w); }
 };
 
 struct Quote {
@@ -71,7 +80,7 @@ struct Quote {
 
 Quote build_quote(const ServerConfig& config, const catalog::Catalog& catalog);
 
-// Peak draw of one node from its parts' data-sheet power.
+// Peak draw of one node: its parts' data-sheet power and the platform's system-level figure.
 PowerBudget node_power(const ServerConfig& config, const catalog::Catalog& catalog);
 
 // Adds `count` units of catalog part `part` to the share of `budget` its kind belongs to, at its

@@ -153,7 +153,7 @@ void choose_region(const Catalog& cat, double latency_ms, ServerConfig& c, Recom
 // 9. Rack: the smallest circuit that carries the node at full load within its continuous
 // fraction (the largest if none does; power.rack then says so).
 void choose_rack(const Catalog& cat, Recommendation& rec) {
-  const double peak = node_power(rec.config, cat).total_w() * rec.config.servers_per_rack;
+  const double peak = node_power(rec.config, cat).peak_w() * rec.config.servers_per_rack;
   const double fraction = cat.threshold("rack.continuous_fraction");
   const Entry* rack = nullptr;
   const Entry* largest = nullptr;

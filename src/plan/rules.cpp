@@ -28,7 +28,7 @@ void check_power_rack(const Quote& q, const Catalog& cat, std::vector<Finding>& 
   const Entry& rack = *cat.find("rack", q.config.rack);
   const double capacity = rack.number("amps") * rack.number("volts");
   const double fraction = cat.threshold("rack.continuous_fraction");
-  const double load = q.power.total_w() * q.config.servers_per_rack;
+  const double load = q.power.peak_w() * q.config.servers_per_rack;
   const char* source = "S0 §3.3";
   Finding f;
   if (load > capacity) f = make_finding("power.rack", Severity::kFail, "over", source);
@@ -53,7 +53,7 @@ void check_power_psu(const Quote& q, const Catalog& cat, std::vector<Finding>& o
   const double psu_w = cooling.number("psu_watts");
   const double total = cooling.number("psu_count") * psu_w;
   const double redundant_ok = (cooling.number("psu_count") - cooling.number("psu_redundant")) * psu_w;
-  const double load = q.power.total_w();
+  const double load = q.power.peak_w();
   Finding f;
   if (load > total) f = make_finding("power.psu", Severity::kFail, "over", "S0 §3.3; nvidia-dgx-a100");
   else if (load > redundant_ok) f = make_finding("power.psu", Severity::kWarn, "no_redundancy", "S0 §3.3; nvidia-dgx-a100");

@@ -44,7 +44,7 @@ std::string config_summary(const plan::ServerConfig& c, Lang lang) {
 
 std::string power_line(const plan::PowerBudget& p, Lang lang) {
   return say(Phrase("quote.power")
-                 .fact("total", format_watts(p.total_w()))
+                 .fact("total", format_watts(p.peak_w()))
                  .fact("gpus", format_watts(p.gpus_w))
                  .fact("cpus", format_watts(p.cpus_w))
                  .fact("memory", format_watts(p.memory_w))

@@ -97,7 +97,7 @@ json quote_json(const Quote& q, Lang lang) {
           {"per_gpu", {{"buy", range_json(q.buy_per_gpu)}, {"rent_monthly", range_json(q.rent_per_gpu_month)}}},
           {"market", market},
           {"region_factor", range_json(q.region_factor)},
-          {"power_w", {{"node_peak", q.power.total_w()}, {"gpus", q.power.gpus_w}, {"cpus", q.power.cpus_w},
+          {"power_w", {{"node_peak", q.power.peak_w()}, {"gpus", q.power.gpus_w}, {"cpus", q.power.cpus_w},
                        {"memory", q.power.memory_w}, {"disks", q.power.disks_w}, {"nics", q.power.nics_w},
                        {"platform", q.power.platform_w}}},
           {"hidden_costs", hidden},

@@ -20,6 +20,7 @@ inline constexpr double kHoursPerYear = 8760;
 
 struct OwnedCosts {
   int gpus = 0;                   // GPUs owned
+  int unit_gpus = 1;              // GPUs in one purchasable unit (8 for an HGX board): the hybrid owns whole units
   Range purchase;                 // one-off, month 0
   std::optional<Range> residual;  // value at the horizon's end; nullopt: straight-line book value
   double life_months = 36;        // depreciation life for the book value

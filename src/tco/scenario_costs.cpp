@@ -74,7 +74,7 @@ OwnedCosts ScenarioParser::owned(const YAML::Node& n) const {
     const plan::Quote quote = plan::build_quote(*config, catalog_);
     gpus = config->total_gpus();
     price = quote.total_buy;
-    power_kw = Range::point(quote.power.total_w() * config->nodes / 1000);
+    power_kw = Range::point(quote.power.peak_w() * config->nodes / 1000);
   }
   if (const auto g = n["gpus"]) gpus = r_.count(g, "owned.gpus", 1);
   if (!gpus) r_.fail(n, "owned.gpus", Phrase("error.scenario.owned_gpus_missing"));

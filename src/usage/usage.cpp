@@ -161,7 +161,7 @@ Result<tco::Scenario> scenario_for(const UsageResult& r, const Options& o, const
     auto parsed = tco::parse_scenario(yaml, "(catalog prices)", cat);
     if (!parsed) return parsed.error();
     sc = *parsed;
-    sc.owned.power_kw = Range::point(q.power.total_w() * config->nodes / 1000);
+    sc.owned.power_kw = Range::point(q.power.peak_w() * config->nodes / 1000);
   }
   // The measured profile, repeated over the horizon.
   sc.demand.assign(static_cast<size_t>(sc.horizon_hours), 0);

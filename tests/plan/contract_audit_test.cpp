@@ -102,7 +102,7 @@ TEST(ContractAuditTest, QuotedServerPowerFromTheLines) {
   EXPECT_DOUBLE_EQ(p.budget.disks_w, 48);
   EXPECT_DOUBLE_EQ(p.budget.nics_w, 24);
   EXPECT_DOUBLE_EQ(p.budget.platform_w, 1600);
-  EXPECT_DOUBLE_EQ(p.budget.total_w(), 5528);
+  EXPECT_DOUBLE_EQ(p.budget.parts_w(), 5528);
   EXPECT_DOUBLE_EQ(p.servers, 1);
   EXPECT_TRUE(p.not_counted.empty());
 }
@@ -439,10 +439,10 @@ TEST(ContractAuditTest, NodePowerAddsThePartsAsBefore) {
   EXPECT_DOUBLE_EQ(p.disks_w, 54);
   EXPECT_DOUBLE_EQ(p.nics_w, 24);
   EXPECT_DOUBLE_EQ(p.platform_w, 1600);
-  EXPECT_DOUBLE_EQ(p.total_w(), 5534);
+  EXPECT_DOUBLE_EQ(p.parts_w(), 5534);
   PowerBudget one;
   EXPECT_FALSE(add_part_power(one, *cat.find("support", "premium-2h-4h"), 1));  // a service draws nothing
-  EXPECT_DOUBLE_EQ(one.total_w(), 0);
+  EXPECT_DOUBLE_EQ(one.parts_w(), 0);
 }
 
 }  // namespace

@@ -143,7 +143,7 @@ TEST(ScenarioTest, NightlyExamplePricesTheQuoteAndRepeatsTheWeek) {
   const plan::Quote quote = plan::build_quote(*config, default_catalog());
   EXPECT_EQ(s.owned.purchase, quote.total_buy);
   EXPECT_EQ(s.owned.gpus, 8);
-  EXPECT_DOUBLE_EQ(s.owned.power_kw.mid(), quote.power.total_w() / 1000);
+  EXPECT_DOUBLE_EQ(s.owned.power_kw.mid(), quote.power.peak_w() / 1000);
   ASSERT_TRUE(s.owned.residual);
   EXPECT_DOUBLE_EQ(s.owned.residual->mid(), 0.2 * quote.total_buy.mid());  // residual: 20%
   EXPECT_EQ(s.owned.staff_monthly, (Range{8000, 15000}));
