@@ -55,7 +55,9 @@ const std::vector<KindSchema> kKinds = {
       // NICs an HGX-style board hangs off its own PCIe switches (they use no CPU lanes).
       {"nics_behind_switches", T::kNumber, false},
       // GPU families the board is built for (HGX A100 vs HGX H100); empty: any of its form factor.
-      {"gpu_families", T::kStringList, false}}},
+      {"gpu_families", T::kStringList, false},
+      // GPUs that are only sold together (an HGX baseboard's 8); absent: GPUs are bought one by one.
+      {"purchase_unit_gpus", T::kNumber, false}}},
     {"cpu",
      "Server CPU: cores, PCIe lanes (vendor data sheets), TDP, price per socket",
      {{"vendor", T::kString, true},
