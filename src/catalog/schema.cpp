@@ -217,7 +217,12 @@ const std::vector<KindSchema> kKinds = {
       {"gpus", T::kNumber, true},
       {"nodes", T::kNumber, true},
       {"rdma", T::kBool, true},
-      {"cluster_manager", T::kBool, true}}},
+      {"cluster_manager", T::kBool, true},
+      // The fine-tuning methods the rule is for (full|lora|qlora); absent: every method.
+      {"methods", T::kStringList, false}}},
+    {"model_shape",
+     "Reference model shape for the KV cache: parameters in billions, layers, key/value width per layer",
+     {{"params_b", T::kNumber, true}, {"layers", T::kNumber, true}, {"kv_width", T::kNumber, true}}},
 };
 
 }  // namespace

@@ -31,6 +31,18 @@ Result<plan::Workload> workload_of(const plan::WorkloadFields& a) {
   auto params = plan::parse_params(a.params);
   if (!params) return params.error();
   w.params_b = *params;
+  if (!a.method.empty()) {
+    auto method = plan::parse_method(a.method);
+    if (!method) return Error{{}, 0, "--method", not_one_of(a.method, plan::method_names())};
+    if (*method != plan::Method::kFull && w.task != plan::Task::kFinetune)
+      return Error{
+          {}, 0, "--method", Phrase("error.recommend.method_task").fact("method", a.method).fact("task", a.task)};
+    w.method = *method;
+  }
+  if (a.context) {
+    if (*a.context <= 0) return above("--context", *a.context);
+    w.context = a.context;
+  }
   if (a.concurrency) {
     if (*a.concurrency < 0) return not_negative("--concurrency", *a.concurrency);
     w.concurrency = *a.concurrency;
@@ -86,14 +98,18 @@ Run add_recommend(CLI::App& cmd) {
   cmd.add_option("workload", args->file, ui("cli.help.recommend.workload"))->type_name("WORKLOAD.yaml");
   cmd.add_option("--task", f.task, task_help());
   cmd.add_option("--params", f.params, ui("cli.help.recommend.params"));
+  cmd.add_option("--method", f.method, ui("cli.help.recommend.method"));
   cmd.add_option("--concurrency", f.concurrency, ui("cli.help.recommend.concurrency"));
+  cmd.add_option("--context", f.context, ui("cli.help.recommend.context"))->type_name("TOKENS");
   cmd.add_option("--latency-ms", f.latency_ms, ui("cli.help.recommend.latency_ms"));
   cmd.add_option("--dataset-tb", f.dataset_tb, ui("cli.help.recommend.dataset_tb"));
   cmd.add_option("--budget", f.budget, ui("cli.help.recommend.budget"));
   cmd.add_option("--mode", f.mode, ui("cli.help.recommend.mode"));
   cmd.add_option("--gpu", f.gpu, ui("cli.help.recommend.gpu"));
   cmd.add_option("--write", args->write, ui("cli.help.recommend.write"))->type_name("FILE");
-  cmd.footer(examples({"gpuplan recommend --task finetune --params 13B --dataset-tb 2 --write my.yaml"}));
+  cmd.footer(examples({"gpuplan recommend --task finetune --params 13B --dataset-tb 2 --write my.yaml",
+                       "gpuplan recommend --task finetune --params 70B --method qlora",
+                       "gpuplan recommend --task inference --params 13B --concurrency 16 --context 4096"}));
   return [args](const Common& common) { return run_recommend(common, *args); };
 }
 

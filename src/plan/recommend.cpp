@@ -96,10 +96,16 @@ void choose_cpu(const Workload& w, const Catalog& cat, const Entry* platform, in
     bool enough = candidate->number("cores") * sockets >= cores_needed;
     if (enough && (!cpu || candidate->range("buy").low < cpu->range("buy").low)) cpu = candidate;
   }
+  // No catalog CPU gives the cores wanted: the most it has, and a warning naming both figures.
+  const bool short_of_cores = !cpu;
   if (!cpu) cpu = most_cores;
   if (cpu) {
     c.cpu = cpu->id;
     Finding f = reason("recommend.cpu");
+    if (short_of_cores) {
+      f.severity = Severity::kWarn;
+      f.variant = "short";
+    }
     f.fact("cores_needed", num(cores_needed))
         .fact("reason", core_reason)
         .fact("sockets", std::to_string(sockets))
@@ -120,7 +126,8 @@ void add_network(const Catalog& cat, const Entry* rule, int gpus, int nodes, Ser
   const auto managers = cat.of_kind("cluster_manager");
   if (nic) c.nics = {{nic->id, gpus}};
   if (sw && nic) c.network_switch = PartCount{sw->id, static_cast<int>(std::ceil(nodes * gpus / sw->number("ports")))};
-  if (rule->flag("cluster_manager") && !managers.empty()) c.cluster_manager = managers.front()->id;
+  // Several machines put cluster management in the budget [S0 §3.1], whatever the rule's floor said.
+  if ((rule->flag("cluster_manager") || nodes > 1) && !managers.empty()) c.cluster_manager = managers.front()->id;
   Finding f = reason("recommend.network");
   f.fact("nodes", std::to_string(nodes))
       .fact("nics", nic ? std::to_string(gpus) + " × " + nic->name : "—",
@@ -173,21 +180,80 @@ void choose_rack(const Catalog& cat, Recommendation& rec) {
   }
 }
 
+// 1. The catalog's workload rule: the first for the task, the size and (fine-tuning) the method.
+const Entry* find_rule(const Workload& w, const Catalog& cat) {
+  for (const Entry* r : cat.of_kind("recommend_rule")) {
+    Range p = r->range("params_b");
+    auto methods = r->list("methods");
+    bool method_ok =
+        methods.empty() || std::find(methods.begin(), methods.end(), method_name(w.method)) != methods.end();
+    if (r->text("task") == task_name(w.task) && w.params_b >= p.low && w.params_b < p.high && method_ok) return r;
+  }
+  return nullptr;
+}
+
+// 2b. Latency: a decode step reads every weight once, so one token takes at least the weights on
+// a GPU ÷ its memory bandwidth (the family's slowest card: the platform picks the card later);
+// tensor parallelism over more GPUs splits the weights. The GPUs that keep a token within tolerance.
+int gpus_for_latency(const Workload& w, const Catalog& cat, const std::vector<const Entry*>& family,
+                     Recommendation& rec) {
+  const Entry* slowest = family.front();
+  for (const Entry* g : family)
+    if (g->number("memory_bandwidth_gbs") < slowest->number("memory_bandwidth_gbs")) slowest = g;
+  const double bandwidth = slowest->number("memory_bandwidth_gbs");
+  const double weights_gb = w.params_b * cat.threshold("recommend.bytes_per_param_inference");
+  const double step_ms = weights_gb / bandwidth * 1000;
+  const int gpus = std::max(1, static_cast<int>(std::ceil(step_ms / *w.latency_ms - 1e-9)));
+  Finding f = reason("recommend.latency");
+  f.source = "nvidia-a100-datasheet";
+  if (gpus == 1) f.variant = "within";
+  f.fact("weights", format_figure(weights_gb, 1) + " GB")
+      .fact("bandwidth", num(bandwidth) + " GB/s")
+      .fact("gpu", slowest->name, slowest->display_name_zh())
+      .fact("step", format_figure(step_ms, 2) + " ms")
+      .fact("latency", format_figure(*w.latency_ms, 2))
+      .fact("gpus", std::to_string(gpus))
+      .fact("share", format_figure(weights_gb / gpus, 1) + " GB")
+      .fact("split", format_figure(step_ms / gpus, 2) + " ms");
+  rec.why.push_back(f);
+  return gpus;
+}
+
+// 2. GPUs × nodes: the rule is the floor, the memory arithmetic (and for inference the latency)
+// decides above it; beyond the largest node, whole nodes of it (the why then says what one node holds).
+void size_gpus(const Workload& w, const Catalog& cat, const std::vector<const Entry*>& family, bool training, int& gpus,
+               int& nodes, Recommendation& rec) {
+  const double gpu_memory_gb = family.front()->number("memory_gb");
+  MemoryFit fit;
+  if (training)
+    fit = training_memory(w.params_b, w.method, gpu_memory_gb, cat);
+  else
+    fit = inference_memory(
+        w.params_b, w.concurrency,
+        w.task == Task::kInference ? w.context.value_or(cat.threshold("recommend.default_context_tokens")) : 0,
+        gpu_memory_gb, cat);
+  rec.why.push_back(fit.why);
+  const int latency_gpus = w.task == Task::kInference && w.latency_ms ? gpus_for_latency(w, cat, family, rec) : 1;
+  int max_per_node = 0;
+  for (const Entry* p : cat.of_kind("platform"))
+    max_per_node = std::max(max_per_node, static_cast<int>(p->number("max_gpus")));
+  const int total = std::max({gpus * nodes, fit.gpus, latency_gpus});
+  if (total <= max_per_node && nodes == 1) {
+    gpus = total;
+    return;
+  }
+  gpus = max_per_node;
+  nodes = std::max(nodes, (total + max_per_node - 1) / max_per_node);
+  if (training && fit.gpus > max_per_node) rec.why.push_back(node_capacity(fit, max_per_node, nodes));
+}
+
 }  // namespace
 
 Result<Recommendation> recommend(const Workload& w, const Catalog& cat) {
   Recommendation rec;
   const bool training = w.task == Task::kFinetune || w.task == Task::kTrain || w.task == Task::kPretrain;
 
-  // 1. The catalog's workload rule.
-  const Entry* rule = nullptr;
-  for (const Entry* r : cat.of_kind("recommend_rule")) {
-    Range p = r->range("params_b");
-    if (r->text("task") == task_name(w.task) && w.params_b >= p.low && w.params_b < p.high) {
-      rule = r;
-      break;
-    }
-  }
+  const Entry* rule = find_rule(w, cat);
   if (!rule)
     return Error{
         {},
@@ -204,7 +270,6 @@ Result<Recommendation> recommend(const Workload& w, const Catalog& cat) {
       .fact("nodes", std::to_string(nodes));
   rec.why.push_back(why_rule);
 
-  // 2. The GPU family and memory fit: weights (and for training, gradients and optimizer state).
   std::vector<const Entry*> family;
   for (const Entry* g : cat.of_kind("gpu"))
     if (w.gpu.empty() ? g->text("family") == w.gpu_family : g->id == w.gpu) family.push_back(g);
@@ -213,37 +278,15 @@ Result<Recommendation> recommend(const Workload& w, const Catalog& cat) {
                  0,
                  w.gpu.empty() ? "--gpu-family" : "--gpu",
                  unknown_id("gpu", w.gpu.empty() ? w.gpu_family : w.gpu, cat.ids_of_kind("gpu"))};
+  size_gpus(w, cat, family, training, gpus, nodes, rec);
   const double gpu_memory_gb = family.front()->number("memory_gb");
-  const double bytes =
-      cat.threshold(training ? "recommend.bytes_per_param_training" : "recommend.bytes_per_param_inference");
-  const double usable_gb = gpu_memory_gb * cat.threshold("recommend.gpu_memory_usable_fraction");
-  const double needed_gb = w.params_b * bytes;  // 1e9 params × bytes = GB
-  const int fit_gpus = std::max(1, static_cast<int>(std::ceil(needed_gb / usable_gb - 1e-9)));
-  int max_per_node = 0;
-  for (const Entry* p : cat.of_kind("platform"))
-    max_per_node = std::max(max_per_node, static_cast<int>(p->number("max_gpus")));
-  if (fit_gpus > gpus * nodes) {
-    Finding f = reason("recommend.memory_fit");
-    f.fact("params", params_text(w.params_b))
-        .fact("bytes", num(bytes))
-        .fact("needed", num(needed_gb) + " GB")
-        .fact("per_gpu", num(usable_gb) + " GB")
-        .fact("gpus", std::to_string(fit_gpus));
-    rec.why.push_back(f);
-    if (fit_gpus <= max_per_node) {
-      gpus = fit_gpus;
-      nodes = 1;
-    } else {
-      gpus = max_per_node;
-      nodes = (fit_gpus + max_per_node - 1) / max_per_node;
-    }
-  }
 
-  // 3. Platform: round the GPU count up to one a platform takes.
+  // 3. Platform: the GPU count rounded up to the one the platform takes.
   const Entry* platform = choose_platform(cat, family, gpus, training);
   if (!platform)
     return Error{{}, 0, "--params", Phrase("error.recommend.no_platform").fact("gpus", std::to_string(gpus))};
-  gpus = std::max(gpus, 1);
+  const int needed_per_node = gpus;
+  gpus = static_cast<int>(platform->number("max_gpus"));
   const Entry* gpu = nullptr;
   for (const Entry* g : family)
     if (g->text("form_factor") == platform->text("gpu_form_factor")) gpu = g;
@@ -258,7 +301,10 @@ Result<Recommendation> recommend(const Workload& w, const Catalog& cat) {
   // Ids and figures only: the name is written into a configuration file and read in any language.
   c.name = std::string(task_name(w.task)) + " · " + params_text(w.params_b) + "B";
   Finding why_platform = reason("recommend.platform");
-  why_platform.fact("gpus", std::to_string(gpus)).fact("platform", platform->name, platform->display_name_zh());
+  if (needed_per_node < gpus) why_platform.variant = "rounded";
+  why_platform.fact("needed", std::to_string(needed_per_node))
+      .fact("gpus", std::to_string(gpus))
+      .fact("platform", platform->name, platform->display_name_zh());
   rec.why.push_back(why_platform);
 
   choose_cpu(w, cat, platform, gpus, c, rec);

@@ -1,7 +1,8 @@
-// Recommend a configuration from a workload (SPEC C): the task and model size pick the GPU
-// count by the catalog's rules, memory fit can raise it, and concurrency, latency tolerance
-// and data set size pick CPU, region and storage. Each recommendation is a priced quote
-// and says which rule fired and why.
+// Recommend a configuration from a workload (SPEC C): the catalog's rule for the task and model
+// size gives the floor GPU count, the memory arithmetic (plan/model_memory: training state or
+// weights + KV cache) decides above it, and the count is rounded up to a platform's GPU count;
+// concurrency, latency tolerance and data set size pick CPU, region and storage. Each
+// recommendation is a priced quote and says which rule fired and shows its arithmetic.
 #pragma once
 
 #include <optional>
@@ -12,6 +13,7 @@
 #include "core/error.h"
 #include "core/finding.h"
 #include "plan/config.h"
+#include "plan/model_memory.h"
 #include "plan/quote.h"
 
 namespace gpuplan::plan {
@@ -21,6 +23,8 @@ enum class Mode { kRent, kBuy };
 struct Workload {
   Task task = Task::kTrain;
   double params_b = 0;              // model size, billions of parameters
+  Method method = Method::kFull;    // fine-tuning method (full for training and pre-training)
+  std::optional<double> context;    // inference context in tokens; default recommend.default_context_tokens
   int concurrency = 0;              // peak concurrent requests (serving)
   std::optional<double> latency_ms; // latency tolerance
   double dataset_tb = 0;

@@ -11,15 +11,19 @@ Result<WorkloadFields> read_workload_file(const std::string& path, WorkloadField
   try {
     YamlReader r(path);
     YAML::Node root = r.load(*text);
-    r.check_keys(root, "", {"task", "params", "concurrency", "latency_ms", "dataset_tb", "budget", "mode", "gpu"});
+    r.check_keys(
+        root, "",
+        {"task", "params", "method", "concurrency", "context", "latency_ms", "dataset_tb", "budget", "mode", "gpu"});
     auto str = [&](const char* k, std::string& out) {
       if (root[k] && out.empty()) out = r.text(root[k], k);
     };
     str("task", w.task);
     str("params", w.params);
+    str("method", w.method);
     str("mode", w.mode);
     str("gpu", w.gpu);
     if (root["concurrency"] && !w.concurrency) w.concurrency = r.count(root["concurrency"], "concurrency", 0);
+    if (root["context"] && !w.context) w.context = r.non_negative(root["context"], "context");
     if (root["latency_ms"] && !w.latency_ms) w.latency_ms = r.non_negative(root["latency_ms"], "latency_ms");
     if (root["dataset_tb"] && !w.dataset_tb) w.dataset_tb = r.non_negative(root["dataset_tb"], "dataset_tb");
     if (root["budget"] && !w.budget) w.budget = r.non_negative(root["budget"], "budget");

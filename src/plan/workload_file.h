@@ -1,6 +1,6 @@
 // A workload as `gpuplan recommend` is given it: the fields of its flags, as given, from the
-// command line or a workload YAML file (task, params, concurrency, latency_ms, dataset_tb,
-// budget, mode, gpu). Values stay as written; plan/recommend judges them.
+// command line or a workload YAML file (task, params, method, concurrency, context, latency_ms,
+// dataset_tb, budget, mode, gpu). Values stay as written; plan/recommend judges them.
 #pragma once
 
 #include <optional>
@@ -11,9 +11,9 @@
 namespace gpuplan::plan {
 
 struct WorkloadFields {
-  std::string task, params, mode, gpu;
+  std::string task, params, method, mode, gpu;
   std::optional<int> concurrency;
-  std::optional<double> latency_ms, dataset_tb, budget;
+  std::optional<double> context, latency_ms, dataset_tb, budget;
 };
 
 // `given` with every field it leaves empty filled from the workload file at `path` (flags win).

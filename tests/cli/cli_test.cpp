@@ -452,8 +452,9 @@ TEST(CliTest, RecommendJsonIsAPricedConfigurationWithReasons) {
   json j = parse_json(r);
   ASSERT_FALSE(j["recommendations"].empty());
   const json& rec = j["recommendations"][0];
-  // catalog recommend_rule finetune-10-100b: 10B ≤ 13B < 100B -> 8 GPUs × 1 node [S0 §3.1].
-  EXPECT_EQ(rec["config"]["gpus"], 8);
+  // catalog recommend_rule finetune-10-100b: floor 4 GPUs [S0 §2.1]; 13B × 16 bytes × 1.2 =
+  // 249.6 GB ÷ 72 GB usable = 3.47 -> 4 GPUs × 1 node.
+  EXPECT_EQ(rec["config"]["gpus"], 4);
   EXPECT_EQ(rec["config"]["nodes"], 1);
   EXPECT_EQ(keys_of(rec["quote"]["totals"]), (std::set<std::string>{"buy", "rent_monthly"}));
   EXPECT_GT(rec["quote"]["totals"]["buy"]["low"].get<double>(), 0);

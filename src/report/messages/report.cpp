@@ -45,6 +45,7 @@ constexpr Words kWords[] = {
   {"kind.board_marker", "board marker", "板卡标记"},
   {"kind.hidden_cost", "hidden cost", "隐性成本"},
   {"kind.recommend_rule", "recommend rule", "推荐规则"},
+  {"kind.model_shape", "reference model shape", "参考模型结构"},
   {"kind.kind", "kind", "类别"},
   {"kind.catalog_entry", "catalog entry", "目录条目"},
   {"kind.catalog_part", "catalog part", "目录部件"},
