@@ -100,7 +100,7 @@ Run add_recommend(CLI::App& cmd) {
   cmd.add_option("--params", f.params, ui("cli.help.recommend.params"));
   cmd.add_option("--method", f.method, ui("cli.help.recommend.method"));
   cmd.add_option("--concurrency", f.concurrency, ui("cli.help.recommend.concurrency"));
-  cmd.add_option("--context", f.context, ui("cli.help.recommend.context"))->type_name("TOKENS");
+  cmd.add_option("--context", f.context, ui("cli.help.recommend.context"));
   cmd.add_option("--latency-ms", f.latency_ms, ui("cli.help.recommend.latency_ms"));
   cmd.add_option("--dataset-tb", f.dataset_tb, ui("cli.help.recommend.dataset_tb"));
   cmd.add_option("--budget", f.budget, ui("cli.help.recommend.budget"));

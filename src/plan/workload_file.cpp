@@ -23,7 +23,8 @@ Result<WorkloadFields> read_workload_file(const std::string& path, WorkloadField
     str("mode", w.mode);
     str("gpu", w.gpu);
     if (root["concurrency"] && !w.concurrency) w.concurrency = r.count(root["concurrency"], "concurrency", 0);
-    if (root["context"] && !w.context) w.context = r.non_negative(root["context"], "context");
+    // Tokens of context: a whole number, at least one (the KV cache is sized by it).
+    if (root["context"] && !w.context) w.context = r.count(root["context"], "context", 1);
     if (root["latency_ms"] && !w.latency_ms) w.latency_ms = r.non_negative(root["latency_ms"], "latency_ms");
     if (root["dataset_tb"] && !w.dataset_tb) w.dataset_tb = r.non_negative(root["dataset_tb"], "dataset_tb");
     if (root["budget"] && !w.budget) w.budget = r.non_negative(root["budget"], "budget");

@@ -283,6 +283,11 @@ TEST(RecommendMemoryTest, TheWorkloadFileTakesMethodAndContext) {
   ASSERT_FALSE(bad.ok());
   EXPECT_EQ(bad.error().field, "context");
   EXPECT_EQ(bad.error().line, 3);
+  std::ofstream(path) << "task: inference\nparams: 7B\ncontext: 0\n";  // no KV cache is no context
+  auto zero = read_workload_file(path, {});
+  ASSERT_FALSE(zero.ok());
+  EXPECT_EQ(zero.error().file, path);
+  EXPECT_EQ(zero.error().line, 3);
 }
 
 TEST(RecommendMemoryTest, CommandLineShowsTheArithmeticAndRefusesAMethodOutsideFineTuning) {
