@@ -258,7 +258,7 @@ constexpr FindingWords kFindings[] = {
    "平台", "每节点 {gpus} 块 GPU，平台 {platform}。"},
   {"recommend.platform/rounded", "Platform",
    "{needed} GPU(s) needed per node, rounded up to the {gpus} of {platform}.",
-   "平台", "每节点需要 {needed} 块 GPU，向上取整到 {platform} 的 {gpus} 块。"},
+   "平台", "每节点需要 {needed} 块 GPU，向上取整到平台“{platform}”的 {gpus} 块。"},
   {"recommend.cpu", "CPU cores",
    "{cores_needed} cores wanted ({reason}); {sockets} × {cpu} give {cores}.",
    "CPU 核数", "需要 {cores_needed} 核（{reason}）；{sockets} 颗 {cpu} 共 {cores} 核。"},
