@@ -146,6 +146,18 @@ TEST(TcoCostsTest, OneOffAndExitCostsAreLinesOfTheStrategiesThatUseTheCloud) {
     EXPECT_TRUE(report::has_message(id)) << id;
 }
 
+TEST(TcoCostsTest, MoveExampleSaysWhichPriceItPays) {
+  auto s = read_scenario(source_path("examples/tco-move-100tb.yaml"), default_catalog());
+  ASSERT_TRUE(s) << s.error().str();
+  const TcoResult r = analyse(*s, default_catalog());
+  const StrategyResult& rent = strategy(r, "rent_hourly");
+  EXPECT_NEAR(line(rent, "one_off_in"), 80000, 1e-6);  // 100 × 1,000 GB × ¥0.8
+  EXPECT_NEAR(line(rent, "exit"), 360000, 1e-6);       // 18 × ¥20,000
+  // 2 × 0.5 × 26,280 h × ¥12.8 = ¥336,384 + ¥440,000 = ¥776,384.
+  EXPECT_NEAR(rent.total, 776384, 1e-6);
+  EXPECT_NEAR(strategy(r, "buy").total, 780000, 1e-6);
+}
+
 TEST(TcoCostsTest, ExitNeedsBothFigures) {
   auto r = parse_scenario(
       "horizon: 12 months\nowned: {gpus: 2, price: 1, power_kw: 0}\nrent: {on_demand_gpu_hour: 1}\n"
