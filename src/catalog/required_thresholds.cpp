@@ -33,6 +33,8 @@ const std::vector<std::string_view>& required_thresholds() {
       "tco.rent_below_utilization",
       "tco.buy_above_utilization",
       "tco.bursty_peak_to_mean",
+      "tco.short_horizon_months",
+      "used.card_fraction",
       "power.server_factor",
       "power.idle_fraction",
       "electricity.price_kwh",

@@ -13,8 +13,14 @@
 //                           # node peak power × nodes; explicit gpus/price/power_kw win
 //     gpu: a100-80gb-sxm    # catalog gpu; without config or power_kw, power_kw =
 //                           # gpus × tdp_w × threshold power.server_factor / 1000
-//     residual: 0           # CNY at the horizon's end, or "20%" of the purchase midpoint;
-//                           # default: none (the book value is computed from `life`)
+//     platform: hgx-a100-8gpu  # catalog platform, for the purchase unit (a config names its own)
+//     unit: server          # server | gpu: what the hybrid buys in; default: the platform's
+//                           # purchase_unit_gpus where its board is only sold whole (HGX: 8),
+//                           # else one GPU; server = the config's GPUs per node
+//     residual: 0           # CNY at the horizon's end, [low, high], "20%" of the purchase
+//                           # midpoint, or book (straight-line book value over `life`); default:
+//                           # threshold used.card_fraction × the cards' new value (gpu buy ×
+//                           # gpus, at most the price), or × the price when no gpu is named
 //     life: 36 months       # depreciation life; default threshold term.years
 //     power_kw: 0           # peak of the whole owned fleet; required unless config or gpu
 //     idle_fraction: 0.5    # share of peak drawn idle, 0..1 or 0–100%; default threshold
@@ -40,6 +46,11 @@
 //     ingress_price_gb: 0          # default 0: moving data into a cloud is usually free
 //     storage: 10 TB               # kept in the cloud while renting; default 0
 //     storage_price_gb_month: 0.1  # default 0
+//     one_off_in: 100 TB           # moved into the cloud once, priced at ingress_price_gb
+//     one_off_out: 100 TB          # moved out once at the end, priced at egress_price_gb; both
+//                                  # counted by every strategy that runs hours in the cloud
+//   exit: {engineer_weeks: 18, engineer_week_cost: 20000}   # leaving a cloud's services [S1 §4]:
+//                           # both required; counted like the one-off transfers
 //   demand:                 # exactly one of:
 //     utilization: 50%      # of the owned GPUs, every hour (or a fraction 0..1)
 //     weekly:               # the horizon starts Monday 00:00; entries add up
@@ -82,8 +93,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const std::vector<std::string> kScenarioKeys = {"name",   "horizon",     "owned",   "rent",       "transfer",
-                                                "demand", "investments", "factors", "monte_carlo"};
+const std::vector<std::string> kScenarioKeys = {"name",   "horizon",     "owned",   "rent",        "transfer",
+                                                "demand", "investments", "factors", "monte_carlo", "exit"};
 const std::vector<std::string> kFactorKeys = {"data_sensitive", "team_runs_linux_cuda", "uses_cloud_only_services",
                                               "compliance_requires_onsite"};
 
@@ -102,6 +113,7 @@ Scenario ScenarioParser::parse(const std::string& text) {
   if (!root["rent"]) r_.fail(root, "rent", Phrase("error.scenario.rent_missing"));
   s.rent = rent(root["rent"]);
   s.transfer = transfer(root["transfer"]);
+  if (const auto e = root["exit"]) s.exit = exit(e);
 
   if (!root["demand"]) r_.fail(root, "demand", Phrase("error.scenario.demand_missing"));
   demand(root, s);

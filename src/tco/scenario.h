@@ -18,15 +18,27 @@ namespace gpuplan::tco {
 inline constexpr double kHoursPerMonth = 730;  // 8,760 h / 12
 inline constexpr double kHoursPerYear = 8760;
 
+// Where the default residual value comes from: the used-card resale band (catalog
+// `used.card_fraction`) applied to the new value of what resells. `basis` is "cards" (the GPUs'
+// catalog price × gpus, capped at the purchase) or "purchase" (the scenario names no gpu, so only
+// the total is known). The band is kept flat over the horizon: the catalog has no sourced decay.
+struct Resale {
+  std::string basis;  // "cards" | "purchase"
+  double base = 0;    // CNY, new value the band applies to
+  Range fraction;     // of `base`
+};
+
 struct OwnedCosts {
-  int gpus = 0;                   // GPUs owned
-  int unit_gpus = 1;              // GPUs in one purchasable unit (8 for an HGX board): the hybrid owns whole units
-  Range purchase;                 // one-off, month 0
-  std::optional<Range> residual;  // value at the horizon's end; nullopt: straight-line book value
-  double life_months = 36;        // depreciation life for the book value
-  Range power_kw;                 // peak draw of the whole owned fleet
-  double idle_fraction = 0.5;     // share of peak drawn when idle
-  Range electricity_kwh;          // CNY per kWh
+  int gpus = 0;                    // GPUs owned
+  int unit_gpus = 1;               // GPUs in one purchasable unit (8 for an HGX board): the hybrid owns whole units
+  std::string unit_basis = "gpu";  // "gpu" | "server" (owned.unit) | "platform" (the board is only sold whole)
+  Range purchase;                  // one-off, month 0
+  std::optional<Range> residual;   // value at the horizon's end; nullopt: straight-line book value
+  std::optional<Resale> resale;    // set when `residual` is the resale default (= base × fraction)
+  double life_months = 36;         // depreciation life for the book value
+  Range power_kw;                  // peak draw of the whole owned fleet
+  double idle_fraction = 0.5;      // share of peak drawn when idle
+  Range electricity_kwh;           // CNY per kWh
   Range pue{1, 1};
   Range rack_monthly;
   Range staff_monthly;
@@ -38,9 +50,9 @@ struct RentOffers {
   std::optional<Range> on_demand_gpu_hour;  // CNY per GPU-hour
   std::optional<Range> monthly_gpu;         // CNY per GPU-month, held for whole months
   std::optional<Range> spot_gpu_hour;
-  Range spot_overhead;                      // extra GPU-hours lost to interruptions, fraction
-  std::optional<Range> reserved_gpu_hour;   // committed for the whole horizon at peak demand
-  std::string source;                       // where the prices come from
+  Range spot_overhead;                     // extra GPU-hours lost to interruptions, fraction
+  std::optional<Range> reserved_gpu_hour;  // committed for the whole horizon at peak demand
+  std::string source;                      // where the prices come from
 };
 
 struct Transfer {
@@ -48,9 +60,18 @@ struct Transfer {
   double gb_in_per_month = 0;
   Range price_out_gb;
   Range price_in_gb;
-  bool binary_units = false;    // TB = 1,024 GB when true
-  double storage_gb = 0;        // kept in the cloud while renting
+  bool binary_units = false;  // TB = 1,024 GB when true
+  double storage_gb = 0;      // kept in the cloud while renting
   Range storage_gb_month;
+  double gb_one_off_in = 0;   // moved into the cloud once, at the start (priced at price_in_gb)
+  double gb_one_off_out = 0;  // moved out of the cloud once, at the end (priced at price_out_gb)
+};
+
+// The cost of leaving a cloud's services [S1 §4]: engineer-weeks to strip cloud-only
+// dependencies (the article's broker: 3 engineers × 6 weeks = 18) at a cost per engineer-week.
+struct ExitCosts {
+  double engineer_weeks = 0;
+  Range engineer_week_cost;  // CNY
 };
 
 // One figure an investment was judged on: what it is (an id the message table labels as
@@ -63,7 +84,7 @@ struct BasisItem {
 // A yes/no investment judged from the user's figures (SPEC E5). Every kind reduces to an
 // upfront cost, a recurring cost and a benefit per month.
 struct Investment {
-  std::string id;     // "infiniband", "liquid_cooling", "premium_support", "ai_enterprise"
+  std::string id;  // "infiniband", "liquid_cooling", "premium_support", "ai_enterprise"
   Range upfront;
   Range cost_monthly;
   Range benefit_monthly;
@@ -85,6 +106,7 @@ struct Scenario {
   OwnedCosts owned;
   RentOffers rent;
   Transfer transfer;
+  ExitCosts exit;
   std::vector<double> demand;  // busy GPUs in each hour of the horizon
   Phrase demand_description;   // "tco.demand.*": where the demand came from, with its figures
   std::vector<Investment> investments;

@@ -1,6 +1,7 @@
 // The scenario parser's cost sections: `owned` (bought outright, from a quote config, a catalog
 // GPU or the user's figures), `rent` (prices per GPU or per server, or a catalog cloud offer)
 // and `transfer` (data moved and stored, with its units).
+#include <algorithm>
 #include <array>
 
 #include "core/text.h"
@@ -18,6 +19,8 @@ const std::vector<std::string> kOwnedKeys = {"gpus",
                                              "price",
                                              "config",
                                              "gpu",
+                                             "platform",
+                                             "unit",
                                              "residual",
                                              "life",
                                              "power_kw",
@@ -29,8 +32,8 @@ const std::vector<std::string> kOwnedKeys = {"gpus",
                                              "licences_yearly",
                                              "support_yearly"};
 const std::vector<std::string> kTransferKeys = {
-    "units",   "egress_per_month",      "ingress_per_month", "egress_price_gb", "ingress_price_gb",
-    "storage", "storage_price_gb_month"};
+    "units",   "egress_per_month",       "ingress_per_month", "egress_price_gb", "ingress_price_gb",
+    "storage", "storage_price_gb_month", "one_off_in",        "one_off_out"};
 const std::vector<std::string> kDataUnits = {"GB", "TB", "PB"};
 
 // A rent price given per GPU, or per server and divided by gpus_per_server.
@@ -62,6 +65,8 @@ OwnedCosts ScenarioParser::owned(const YAML::Node& n) const {
   OwnedCosts o;
   std::optional<int> gpus;
   std::optional<Range> price, power_kw;
+  std::string gpu_id, platform_id;
+  int server_gpus = 0;  // GPUs in one server of the config, 0 when no config
   if (const auto c = n["config"]) {
     const std::string path = relative_path(r_.text(c, "owned.config"));
     auto text = read_text_file(path);
@@ -75,6 +80,9 @@ OwnedCosts ScenarioParser::owned(const YAML::Node& n) const {
     gpus = config->total_gpus();
     price = quote.total_buy;
     power_kw = Range::point(quote.power.peak_w() * config->nodes / 1000);
+    gpu_id = config->gpu;
+    platform_id = config->platform;
+    server_gpus = config->gpus;
   }
   if (const auto g = n["gpus"]) gpus = r_.count(g, "owned.gpus", 1);
   if (!gpus) r_.fail(n, "owned.gpus", Phrase("error.scenario.owned_gpus_missing"));
@@ -84,9 +92,9 @@ OwnedCosts ScenarioParser::owned(const YAML::Node& n) const {
   o.purchase = *price;
 
   if (const auto g = n["gpu"]) {
-    const std::string id = r_.text(g, "owned.gpu");
-    const catalog::Entry* gpu = catalog_.find("gpu", id);
-    if (!gpu) r_.fail(g, "owned.gpu", unknown_id("gpu", id, catalog_.ids_of_kind("gpu")));
+    gpu_id = r_.text(g, "owned.gpu");
+    const catalog::Entry* gpu = catalog_.find("gpu", gpu_id);
+    if (!gpu) r_.fail(g, "owned.gpu", unknown_id("gpu", gpu_id, catalog_.ids_of_kind("gpu")));
     if (!power_kw)
       power_kw = Range::point(o.gpus * gpu->number("tdp_w") * catalog_.threshold("power.server_factor") / 1000);
   }
@@ -94,14 +102,13 @@ OwnedCosts ScenarioParser::owned(const YAML::Node& n) const {
   if (!power_kw) r_.fail(n, "owned.power_kw", Phrase("error.scenario.owned_power_missing"));
   o.power_kw = *power_kw;
 
-  if (const auto res = n["residual"]) {
-    std::string_view s = res.IsScalar() ? trim(res.Scalar()) : std::string_view();
-    if (!s.empty() && s.back() == '%') {
-      o.residual = Range::point(o.purchase.mid() * unit_fraction(res, "owned.residual"));
-    } else {
-      o.residual = r_.range(res, "owned.residual");
-    }
+  if (const auto p = n["platform"]) {
+    platform_id = r_.text(p, "owned.platform");
+    if (!catalog_.find("platform", platform_id))
+      r_.fail(p, "owned.platform", unknown_id("platform", platform_id, catalog_.ids_of_kind("platform")));
   }
+  unit(n, platform_id, server_gpus, o);
+  residual(n, gpu_id, o);
   o.life_months =
       n["life"] ? duration_hours(n["life"], "owned.life") / kHoursPerMonth : catalog_.threshold("term.years") * 12;
   o.idle_fraction = n["idle_fraction"] ? unit_fraction(n["idle_fraction"], "owned.idle_fraction")
@@ -114,6 +121,58 @@ OwnedCosts ScenarioParser::owned(const YAML::Node& n) const {
   o.licences_yearly = optional_range(n["licences_yearly"], "owned.licences_yearly", {});
   o.support_yearly = optional_range(n["support_yearly"], "owned.support_yearly", {});
   return o;
+}
+
+// What the hybrid buys in: `unit: gpu` one GPU at a time; `unit: server` a whole server of the
+// config (or the platform's purchase unit); by default the platform's purchase unit when its
+// board is only sold whole (HGX: 8), else single GPUs.
+void ScenarioParser::unit(const YAML::Node& n, const std::string& platform_id, int server_gpus, OwnedCosts& o) const {
+  int platform_unit = 0;
+  if (!platform_id.empty()) {
+    const catalog::Entry* platform = catalog_.find("platform", platform_id);
+    if (platform && platform->has("purchase_unit_gpus"))
+      platform_unit = static_cast<int>(platform->number("purchase_unit_gpus"));
+  }
+  if (const auto u = n["unit"]) {
+    const std::string kind = r_.text(u, "owned.unit");
+    if (kind != "server" && kind != "gpu") r_.fail(u, "owned.unit", not_one_of(kind, {"server", "gpu"}));
+    if (kind == "server") {
+      const int gpus = server_gpus > 0 ? server_gpus : platform_unit;
+      if (gpus <= 0) r_.fail(u, "owned.unit", Phrase("error.scenario.unit_server_unknown"));
+      o.unit_gpus = gpus;
+      o.unit_basis = "server";
+    }
+    return;  // `gpu`: the default of one
+  }
+  if (platform_unit > 1) {
+    o.unit_gpus = platform_unit;
+    o.unit_basis = "platform";
+  }
+}
+
+// The value left at the horizon's end. Default: the used-card resale band on the cards' new
+// value; `book`: straight-line book value over `life`; a number, a range or "20%" as given.
+void ScenarioParser::residual(const YAML::Node& n, const std::string& gpu_id, OwnedCosts& o) const {
+  if (const auto res = n["residual"]) {
+    std::string_view s = res.IsScalar() ? trim(res.Scalar()) : std::string_view();
+    if (s == "book") return;  // nullopt: book value
+    if (!s.empty() && s.back() == '%') {
+      o.residual = Range::point(o.purchase.mid() * unit_fraction(res, "owned.residual"));
+    } else {
+      o.residual = r_.range(res, "owned.residual");
+    }
+    return;
+  }
+  // The band prices used *cards* [S0 §4.4]; the rest of a server (chassis, CPUs, memory) has no
+  // sourced resale figure, so it is counted at nothing rather than at the cards' rate: a residual
+  // set too high would favour buying. Without a gpu the scenario knows only the total.
+  Resale r{"purchase", o.purchase.mid(), catalog_.threshold_range("used.card_fraction")};
+  if (const catalog::Entry* gpu = gpu_id.empty() ? nullptr : catalog_.find("gpu", gpu_id); gpu && gpu->has("buy")) {
+    r.basis = "cards";
+    r.base = std::min(o.purchase.mid(), o.gpus * gpu->range("buy").mid());
+  }
+  o.residual = r.fraction * r.base;
+  o.resale = r;
 }
 
 RentOffers ScenarioParser::rent(const YAML::Node& n) const {
@@ -199,7 +258,23 @@ Transfer ScenarioParser::transfer(const YAML::Node& n) const {
   t.price_out_gb = optional_range(n["egress_price_gb"], "transfer.egress_price_gb", t.price_out_gb);
   t.price_in_gb = optional_range(n["ingress_price_gb"], "transfer.ingress_price_gb", {});
   t.storage_gb_month = optional_range(n["storage_price_gb_month"], "transfer.storage_price_gb_month", {});
+  if (const auto a = n["one_off_in"]) t.gb_one_off_in = gigabytes(a, "transfer.one_off_in", units, t.binary_units);
+  if (const auto a = n["one_off_out"]) t.gb_one_off_out = gigabytes(a, "transfer.one_off_out", units, t.binary_units);
   return t;
+}
+
+// Leaving a cloud: both figures are the user's (no catalog default: the article's 18
+// engineer-weeks are one broker's migration, not a rule).
+ExitCosts ScenarioParser::exit(const YAML::Node& n) const {
+  r_.check_keys(n, "exit", {"engineer_weeks", "engineer_week_cost"});
+  ExitCosts e;
+  const auto weeks = n["engineer_weeks"], cost = n["engineer_week_cost"];
+  if (!weeks) r_.fail(n, "exit.engineer_weeks", Phrase("error.scenario.exit_weeks_missing"));
+  if (!cost) r_.fail(n, "exit.engineer_week_cost", Phrase("error.scenario.exit_cost_missing"));
+  e.engineer_weeks = r_.number(weeks, "exit.engineer_weeks");
+  if (e.engineer_weeks < 0) r_.fail(weeks, "exit.engineer_weeks", "error.scenario.negative", {{"got", weeks.Scalar()}});
+  e.engineer_week_cost = r_.range(cost, "exit.engineer_week_cost");
+  return e;
 }
 
 }  // namespace gpuplan::tco

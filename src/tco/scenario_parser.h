@@ -59,9 +59,12 @@ class ScenarioParser {
 
   // What is owned, rented and moved (tco/scenario_costs.cpp).
   OwnedCosts owned(const YAML::Node& n) const;
+  void unit(const YAML::Node& n, const std::string& platform_id, int server_gpus, OwnedCosts& o) const;
+  void residual(const YAML::Node& n, const std::string& gpu_id, OwnedCosts& o) const;
   RentOffers rent(const YAML::Node& n) const;
   double gigabytes(const YAML::Node& n, const std::string& field, const YAML::Node& units, bool binary) const;
   Transfer transfer(const YAML::Node& n) const;
+  ExitCosts exit(const YAML::Node& n) const;
 
   // Demand hour by hour (tco/scenario_demand.cpp).
   void demand(const YAML::Node& root, Scenario& s) const;

@@ -7,6 +7,7 @@
 #include <random>
 
 #include "core/money.h"
+#include "tco/rule_of_thumb.h"
 
 namespace gpuplan::tco {
 namespace {
@@ -31,6 +32,7 @@ enum Input {
   kEgressPrice,
   kIngressPrice,
   kStoragePrice,
+  kExitWeekCost,
   kInputCount
 };
 
@@ -39,7 +41,7 @@ constexpr std::array<const char*, kInputCount> kInputNames = {
     "owned.pue",            "owned.rack_monthly",   "owned.staff_monthly",     "owned.licences_yearly",
     "owned.support_yearly", "rent.on_demand_gpu_hour", "rent.monthly_gpu",     "rent.spot_gpu_hour",
     "rent.spot_overhead",   "rent.reserved_gpu_hour", "transfer.egress_price_gb", "transfer.ingress_price_gb",
-    "transfer.storage_price_gb_month"};
+    "transfer.storage_price_gb_month", "exit.engineer_week_cost"};
 
 using Values = std::array<double, kInputCount>;
 
@@ -80,6 +82,7 @@ Inputs inputs_of(const Scenario& s) {
   set(kEgressPrice, s.transfer.price_out_gb);
   set(kIngressPrice, s.transfer.price_in_gb);
   set(kStoragePrice, s.transfer.storage_gb_month);
+  if (s.exit.engineer_weeks > 0) set(kExitWeekCost, s.exit.engineer_week_cost);
   return in;
 }
 
@@ -234,12 +237,28 @@ struct Model {
     return c;
   }
 
-  void one_off(Costs& c) const {
+  // Moving the data set into the cloud once, out of it once, and the engineering work of leaving
+  // its services [S1 §4]. Counted in full by every strategy that runs any hour in the cloud: a
+  // burst job needs the whole data set there, not a share of it, and leaving costs the same work
+  // however few hours were rented. A strategy that never uses the cloud pays none of it.
+  void cloud_one_offs(std::vector<CostLine>& lines, bool uses_cloud) const {
+    if (!uses_cloud) return;
+    const Transfer& t = sc.transfer;
+    add(lines, "one_off_in", t.gb_one_off_in * v[kIngressPrice]);
+    add(lines, "one_off_out", t.gb_one_off_out * v[kEgressPrice]);
+    add(lines, "exit", sc.exit.engineer_weeks * v[kExitWeekCost]);
+  }
+
+  void one_off(Costs& c, const DemandStats& all) const {
     add(c.lines[kBuy], "purchase", v[kPurchase]);
     add(c.lines[kBuy], "residual", -residual);
+    cloud_one_offs(c.lines[kBuy], all.overflow > 0);
     const double share = owned_share(hybrid_b);
     add(c.lines[kHybrid], "purchase_share", v[kPurchase] * share);
     add(c.lines[kHybrid], "residual_share", -residual * share);
+    cloud_one_offs(c.lines[kHybrid], all.hybrid_burst > 0);
+    for (Strategy st : {kRentMonthly, kRentHourly, kSpotStrategy, kReservedStrategy})
+      cloud_one_offs(c.lines[st], all.gpu_hours > 0);
   }
 
   double reserved_peak = 0;
@@ -257,7 +276,7 @@ std::array<double, kStrategyCount> totals(const Scenario& sc, const Values& v, b
   Model m(sc, v, b, book_value);
   m.reserved_peak = peak;
   Costs c = m.running(s);
-  m.one_off(c);
+  m.one_off(c, s);
   std::array<double, kStrategyCount> t{};
   for (int i = 0; i < kStrategyCount; ++i) t[i] = total_of(c.lines[i]);
   return t;
@@ -324,7 +343,10 @@ HybridResult optimal_hybrid(const Scenario& sc) {
   DemandStats base = stats_of(sc.demand, 0, sc.demand.size(), sc.owned.gpus, 0);
   const double peak = peak_of(sc.demand);
   HybridResult r;
-  for (int b = 0; b <= static_cast<int>(peak); ++b) {
+  // Whole purchasable units only (8 on an HGX board), up to the first multiple at or above the peak.
+  const int unit = std::max(1, sc.owned.unit_gpus);
+  const int top = static_cast<int>(std::ceil(peak / unit - 1e-9)) * unit;
+  for (int b = 0; b <= top; b += unit) {
     size_t below = std::upper_bound(sorted.begin(), sorted.end(), static_cast<double>(b)) - sorted.begin();
     DemandStats s = base;
     s.hybrid_busy = prefix[below] + static_cast<double>(b) * (sorted.size() - below);
@@ -351,6 +373,12 @@ namespace {
 
 // The steps of analyse, in the order it takes them.
 
+double line_amount(const std::vector<CostLine>& lines, const std::string& id) {
+  for (const auto& l : lines)
+    if (l.id == id) return l.amount;
+  return 0;
+}
+
 // Each strategy: lines over the horizon, and cash by month for the chart and the break-even.
 std::vector<StrategyResult> strategy_results(const Scenario& sc, const Inputs& in, const Values& v, double b,
                                              double peak, const std::vector<DemandStats>& months,
@@ -359,7 +387,7 @@ std::vector<StrategyResult> strategy_results(const Scenario& sc, const Inputs& i
   Model model(sc, v, b, in.book_value_residual);
   model.reserved_peak = peak;
   Costs whole = model.running(all);
-  model.one_off(whole);
+  model.one_off(whole, all);
   for (int st = 0; st < kStrategyCount; ++st) {
     if (!strategy_available(static_cast<Strategy>(st), in, sc)) continue;
     StrategyResult sr;
@@ -368,11 +396,13 @@ std::vector<StrategyResult> strategy_results(const Scenario& sc, const Inputs& i
     sr.total = total_of(sr.lines);
     sr.per_used_gpu_hour = all.gpu_hours > 0 ? sr.total / all.gpu_hours : 0;
     double cash = st == kBuy ? v[kPurchase] : st == kHybrid ? v[kPurchase] * model.owned_share(b) : 0;
+    cash += line_amount(sr.lines, "one_off_in");  // the data moves in before the first job
     for (size_t m = 0; m < months.size(); ++m) {
       cash += total_of(model.running(months[m]).lines[st]);
-      if (m + 1 == months.size()) {  // the residual comes back at the end
+      if (m + 1 == months.size()) {  // the residual comes back at the end; leaving is paid then
         if (st == kBuy) cash -= model.residual;
         if (st == kHybrid) cash -= model.residual * model.owned_share(b);
+        cash += line_amount(sr.lines, "one_off_out") + line_amount(sr.lines, "exit");
       }
       sr.cumulative_by_month.push_back(cash);
     }
@@ -410,11 +440,12 @@ std::vector<BreakEven> break_evens(const Scenario& sc, const Inputs& in, const V
       Model at(sc, v, 0, in.book_value_residual);
       DemandStats idle{hours, 0, 0, 0, 0, 0, 0};
       Costs c0 = at.running(idle);
-      at.one_off(c0);
+      at.one_off(c0, idle);
       const double buy_fixed = total_of(c0.lines[kBuy]);
       const double energy_slope = at.energy(n, n * hours, hours) - at.energy(n, 0, hours);
       std::vector<CostLine> extras;
       at.cloud_extras(extras, hours, 1);
+      at.cloud_one_offs(extras, true);
       const double denominator = n * hours * price - energy_slope;
       if (denominator > 0) {
         const double u = (buy_fixed - total_of(extras)) / denominator;
@@ -525,19 +556,6 @@ void recommend(TcoResult& r, const Scenario& sc, const DemandStats& all, const S
                       .fact("gpus", std::to_string(sc.owned.gpus)));
 }
 
-// SPEC E7's rule of thumb, as a second opinion beside the cost answer.
-std::string rule_of_thumb(const catalog::Catalog& cat, double average_utilization, double peak,
-                          const DemandStats& all) {
-  const double rent_below = cat.threshold("tco.rent_below_utilization");
-  const double buy_above = cat.threshold("tco.buy_above_utilization");
-  // Bursty: the peak stands far above the mean (e.g. 8 GPUs two days a week: 8 against 2.3).
-  const double mean = all.hours > 0 ? all.gpu_hours / all.hours : 0;
-  const bool bursty = mean > 0 && peak / mean >= cat.threshold("tco.bursty_peak_to_mean");
-  if (average_utilization < rent_below) return "rent";
-  if (average_utilization >= buy_above && !bursty) return "buy";
-  return "hybrid";
-}
-
 // SPEC E6: what the numbers leave out.
 std::vector<FactorNote> non_financial(const Factors& f) {
   // Each factor's note is "tco.factor.<id>.yes", ".no" or ".unknown" (not stated).
@@ -582,7 +600,10 @@ TcoResult analyse(const Scenario& sc, const catalog::Catalog& cat) {
   if (can_compare) r.sensitivity = sensitivity_of(sc, cat, in, v, b, peak, all);
 
   recommend(r, sc, all, buy);
-  r.rule_of_thumb = rule_of_thumb(cat, r.average_utilization, peak, all);
+  for (Phrase& p : choices(sc)) r.why.push_back(std::move(p));
+  RuleOfThumb rule = rule_of_thumb(cat, sc, r.average_utilization, peak, all.hours > 0 ? all.gpu_hours / all.hours : 0);
+  r.rule_of_thumb = rule.verdict;
+  for (Phrase& p : rule.why) r.why.push_back(std::move(p));
   r.non_financial = non_financial(sc.factors);
   return r;
 }

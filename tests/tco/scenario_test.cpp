@@ -203,8 +203,12 @@ TEST(ScenarioTest, DefaultsComeFromTheCatalog) {
   EXPECT_EQ(s.transfer.price_in_gb, Range{});
   EXPECT_EQ(s.mc_draws, 10000);  // tco.mc_draws
   EXPECT_EQ(s.name, "s");        // the file name
-  // No residual given: left for the straight-line book value.
-  EXPECT_FALSE(parse_ok("horizon: 36 months\n" + kOwned + kRent + kDemand).owned.residual);
+  // No residual given: the used-card band used.card_fraction (30–50%) of the ¥780,000 purchase
+  // (no gpu named, so the whole of it): ¥234,000–390,000.
+  const auto residual = parse_ok("horizon: 36 months\n" + kOwned + kRent + kDemand).owned.residual;
+  ASSERT_TRUE(residual);
+  EXPECT_NEAR(residual->low, 234000, 1e-6);
+  EXPECT_NEAR(residual->high, 390000, 1e-6);
 }
 
 TEST(ScenarioTest, NewThresholdsAreInTheCatalog) {

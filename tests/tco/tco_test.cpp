@@ -59,7 +59,9 @@ TEST(TcoTest, WhyGivesTheFiguresThatMakeTheCheapest) {
   TcoResult r = analyse(dual_a100(12.8), default_catalog());
   // buy, rent_hourly and hybrid; rent_hourly cheapest at ¥336,384 = ¥12.80 a used GPU-hour; buying
   // costs ¥780,000, 56.9% more (¥443,616); 26,280 GPU-hours are 50% of 2 GPUs.
-  ASSERT_EQ(r.why.size(), 3u);
+  // Then the rule of thumb's reason: 50% sits between the 30% rent and 60% buy thresholds, steady
+  // (peak 1 = mean 1).
+  ASSERT_EQ(r.why.size(), 4u);
   EXPECT_EQ(r.why[0], Phrase("tco.why.cheapest")
                           .fact("strategy", "rent_hourly")
                           .fact("total", "¥336,384")
@@ -73,6 +75,7 @@ TEST(TcoTest, WhyGivesTheFiguresThatMakeTheCheapest) {
                           .fact("saving", "¥443,616"));
   EXPECT_EQ(r.why[2],
             Phrase("tco.why.demand").fact("gpu_hours", "26,280").fact("utilization", "50.0%").fact("gpus", "2"));
+  EXPECT_EQ(r.why[3], Phrase("tco.rule.middle").fact("utilization", "50.0%").fact("ratio", "1.0"));
   for (const Phrase& p : r.why) EXPECT_TRUE(report::has_message(p.key)) << p.key;
 }
 
