@@ -29,6 +29,7 @@ const std::vector<std::string_view>& required_thresholds() {
       "tco.buy_above_utilization",
       "tco.bursty_peak_to_mean",
       "power.server_factor",
+      "power.psu_efficiency",
       "power.idle_fraction",
       "electricity.price_kwh",
       "pue",
