@@ -36,6 +36,7 @@ const std::vector<std::string_view>& required_thresholds() {
       "tco.short_horizon_months",
       "used.card_fraction",
       "power.server_factor",
+      "power.psu_efficiency",
       "power.idle_fraction",
       "electricity.price_kwh",
       "pue",

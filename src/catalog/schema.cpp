@@ -57,7 +57,9 @@ const std::vector<KindSchema> kKinds = {
       // GPU families the board is built for (HGX A100 vs HGX H100); empty: any of its form factor.
       {"gpu_families", T::kStringList, false},
       // GPUs that are only sold together (an HGX baseboard's 8); absent: GPUs are bought one by one.
-      {"purchase_unit_gpus", T::kNumber, false}}},
+      {"purchase_unit_gpus", T::kNumber, false},
+      // The vendor's stated maximum system power (data sheet), W; absent: server factor × GPU TDP.
+      {"system_max_w", T::kNumber, false}}},
     {"cpu",
      "Server CPU: cores, PCIe lanes (vendor data sheets), TDP, price per socket",
      {{"vendor", T::kString, true},
@@ -118,6 +120,14 @@ const std::vector<KindSchema> kKinds = {
     {"software_image",
      "Pre-installed software image (monthly, rented servers)",
      {{"rent_monthly", T::kRange, true}}},
+    {"rent_addon",
+     "A monthly rent add-on on top of the market class: per InfiniBand adapter, per TB of storage, or a bandwidth tier",
+     {{"applies_to", T::kEnum, true, "infiniband|storage|bandwidth"},
+      {"unit", T::kEnum, true, "adapter|tb|month"},
+      {"rent_monthly", T::kRange, true},
+      // A fixed public bandwidth tier: its line rate and the traffic it carries a month at that rate.
+      {"mbps", T::kNumber, false},
+      {"traffic_tb_month", T::kNumber, false}}},
     {"licence",
      "Software licence priced per GPU per year",
      {{"per_gpu_year", T::kRange, true},
@@ -147,7 +157,9 @@ const std::vector<KindSchema> kKinds = {
      {{"family", T::kString, true},
       {"gpus", T::kNumber, true},
       {"rent_monthly", T::kRange, true},
-      {"buy", T::kRange, true}}},
+      {"buy", T::kRange, true},
+      // Data-disk TB the class's rent includes; rent add-ons charge storage beyond it.
+      {"included_data_tb", T::kNumber, false}}},
     {"reference_system",
      "Whole system priced in an article, for comparison",
      {{"gpus", T::kNumber, true},

@@ -91,11 +91,8 @@ ConfigInput parse(const std::string& text, const std::string& file) {
   if (root["rack_amps"]) in.rack_amps = r.quantity(root["rack_amps"], "rack_amps", Dimension::kCurrent, "A");
   if (root["servers_per_rack"]) c.servers_per_rack = r.count(root["servers_per_rack"], "servers_per_rack", 1);
   if (root["region"]) c.region = r.text(root["region"], "region");
-  if (const auto b = root["public_bandwidth"]) {
-    c.public_bandwidth = r.text(b, "public_bandwidth");
-    if (c.public_bandwidth != "fixed" && c.public_bandwidth != "metered")
-      r.fail(b, "public_bandwidth", not_one_of(c.public_bandwidth, {"fixed", "metered"}));
-  }
+  // "fixed", "metered" or a catalog bandwidth tier ("fixed-100mbps"): resolve_config checks the tier.
+  if (const auto b = root["public_bandwidth"]) c.public_bandwidth = r.text(b, "public_bandwidth");
   if (root["software_image"]) c.software_image = r.boolean(root["software_image"], "software_image");
   if (root["licences"]) c.licences = r.string_list(root["licences"], "licences");
   if (root["support"]) c.support = r.text(root["support"], "support");
@@ -220,6 +217,15 @@ ServerConfig resolve(const ConfigInput& in, const catalog::Catalog& cat) {
   }
   require_part(cat, in, "support", c.support, "support");
   if (!c.cluster_manager.empty()) require_part(cat, in, "cluster_manager", c.cluster_manager, "cluster_manager");
+  if (!c.public_bandwidth.empty() && c.public_bandwidth != "fixed" && c.public_bandwidth != "metered") {
+    const catalog::Entry* tier = cat.find("rent_addon", c.public_bandwidth);
+    if (!tier || tier->text("applies_to") != "bandwidth") {
+      std::vector<std::string> allowed = {"fixed", "metered"};
+      for (const catalog::Entry* a : cat.of_kind("rent_addon"))
+        if (a->text("applies_to") == "bandwidth") allowed.push_back(a->id);
+      fail("public_bandwidth", not_one_of(c.public_bandwidth, allowed));
+    }
+  }
   if (c.term_years == 0) c.term_years = cat.threshold("term.years");
   for (const auto& h : c.hidden_costs) require_part(cat, in, "hidden_cost", h.id, "hidden_costs." + h.id);
   return c;

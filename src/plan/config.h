@@ -56,7 +56,7 @@ struct ServerConfig {
   std::string rack;
   int servers_per_rack = 1;
   std::string region;
-  std::string public_bandwidth;  // "", "fixed" or "metered"
+  std::string public_bandwidth;  // "", "fixed", "metered" or a catalog rent_addon bandwidth tier id
   bool software_image = false;
   std::vector<std::string> licences;
   std::string support;

@@ -316,11 +316,15 @@ QuotedPower quoted_server_power(const VendorQuote& q, const Catalog& cat) {
     p.servers = platforms;
     p.platform_priced = true;
   }
+  const Entry* platform = nullptr;
   for (const VendorLine& line : q.lines) {
     const Entry* part = line.part.empty() ? nullptr : cat.find(line.part);
     if (part && is_service(*part)) continue;
+    if (part && part->kind == "platform") platform = part;
     if (!part || !add_part_power(p.budget, *part, line.qty / p.servers)) p.not_counted.push_back(line.item);
   }
+  // The same system-level figure as `gpuplan quote`, so a quote and its audit agree on the peak.
+  set_system_power(p.budget, platform, cat);
   return p;
 }
 

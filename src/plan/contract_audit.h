@@ -20,7 +20,8 @@
 namespace gpuplan::plan {
 
 // Peak draw of one quoted server, from the quote's lines with the power model of `gpuplan
-// quote` (add_part_power). The lines' quantities are divided by the servers the quote prices
+// quote` (add_part_power, then set_system_power with the quoted platform). The lines'
+// quantities are divided by the servers the quote prices
 // (the quantity of its platform lines; one when it prices none).
 struct QuotedPower {
   PowerBudget budget;  // one server

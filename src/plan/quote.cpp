@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "core/money.h"
+#include "core/units.h"
 #include "plan/rules.h"
 
 namespace gpuplan::plan {
@@ -79,8 +80,39 @@ PowerBudget node_power(const ServerConfig& c, const catalog::Catalog& cat) {
   add_part_power(p, *cat.find("disk", c.system_disk.part), c.system_disk.count);
   add_part_power(p, *cat.find("disk", c.data_disk.part), c.data_disk.count);
   for (const auto& n : c.nics) add_part_power(p, *cat.find("nic", n.part), n.count);
-  add_part_power(p, *cat.find("platform", c.platform), 1);
+  const catalog::Entry* platform = cat.find("platform", c.platform);
+  add_part_power(p, *platform, 1);
+  set_system_power(p, platform, cat);
   return p;
+}
+
+void set_system_power(PowerBudget& p, const catalog::Entry* platform, const catalog::Catalog& cat) {
+  if (platform) {
+    if (const std::optional<double> max = platform->opt_number("system_max_w")) {
+      p.system_w = *max;
+      p.system_basis = "vendor_max";
+      p.system_source = cited(*platform);
+      p.system_source_zh = cited_zh(*platform);
+      return;
+    }
+  }
+  if (p.gpus_w <= 0) return;
+  const catalog::Entry* factor = cat.find("threshold", "power.server_factor");
+  p.system_w = factor->number("value") * p.gpus_w;
+  p.system_basis = "server_factor";
+  p.system_source = cited(*factor);
+  p.system_source_zh = cited_zh(*factor);
+}
+
+Phrase governing_power(const PowerBudget& p) {
+  if (!p.system_governs()) return Phrase("quote.power.governs.parts").fact("parts", format_watts(p.parts_w()));
+  if (p.system_basis == "vendor_max")
+    return Phrase("quote.power.governs.vendor_max").fact("system", format_watts(p.system_w));
+  // The factor is shown as the ratio it produced, so the line reads as its own arithmetic.
+  return Phrase("quote.power.governs.server_factor")
+      .fact("factor", format_figure(p.system_w / p.gpus_w, 2))
+      .fact("gpu_draw", format_watts(p.gpus_w))
+      .fact("system", format_watts(p.system_w));
 }
 
 namespace {
@@ -131,8 +163,53 @@ void add_subscriptions(const ServerConfig& c, const catalog::Catalog& cat, Quote
   }
 }
 
-// Renting: the whole server at its market rent in the region's price level, the rack circuit's
-// extra rent and the software image, per month.
+const catalog::Entry* rent_addon(const catalog::Catalog& cat, const std::string& applies_to) {
+  for (const catalog::Entry* a : cat.of_kind("rent_addon"))
+    if (a->text("applies_to") == applies_to) return a;
+  return nullptr;
+}
+
+// What the configuration adds to the market class's rent (its baseline: catalog/market.yaml):
+// InfiniBand adapters, data disks beyond the class's included TB, and a fixed bandwidth tier.
+// Not scaled by the region factor: the add-on figures are the providers' own list prices.
+void add_rent_addons(const ServerConfig& c, const catalog::Catalog& cat, const catalog::Entry& market, Quote& q) {
+  const int nodes = c.nodes;
+  auto line = [&](const catalog::Entry& a, Phrase item, double qty, Range rent) {
+    q.lines.push_back({a.id, std::move(item), qty, {}, rent, cited(a), cited_zh(a)});
+  };
+  if (const catalog::Entry* ib = rent_addon(cat, "infiniband")) {
+    int adapters = 0;
+    for (const auto& n : c.nics)
+      if (cat.find("nic", n.part)->text("protocol") == "infiniband") adapters += n.count * nodes;
+    if (adapters > 0)
+      line(*ib, named("quote.line.rent_ib", *ib).fact("adapters", std::to_string(adapters)), adapters,
+           ib->range("rent_monthly") * adapters);
+  }
+  const catalog::Entry* storage = rent_addon(cat, "storage");
+  const catalog::Entry& data_disk = *cat.find("disk", c.data_disk.part);
+  const double data_tb = c.data_disk.count * data_disk.number("capacity_tb");
+  const double included_tb = market.opt_number("included_data_tb").value_or(0);
+  if (storage && data_tb > included_tb) {
+    const double beyond_tb = (data_tb - included_tb) * nodes;
+    line(*storage,
+         named("quote.line.rent_storage", *storage)
+             .fact("data", format_figure(data_tb, 2))
+             .fact("included", format_figure(included_tb, 2))
+             .fact("nodes", std::to_string(nodes))
+             .fact("beyond", format_figure(beyond_tb, 2)),
+         beyond_tb, storage->range("rent_monthly") * beyond_tb);
+  }
+  const catalog::Entry* tier = c.public_bandwidth.empty() ? nullptr : cat.find("rent_addon", c.public_bandwidth);
+  if (tier && tier->text("applies_to") == "bandwidth")
+    line(*tier,
+         named("quote.line.rent_bandwidth", *tier)
+             .fact("traffic", format_figure(tier->opt_number("traffic_tb_month").value_or(0), 2)),
+         nodes, tier->range("rent_monthly") * nodes);
+}
+
+// Renting: the whole server at its market rent in the region's price level, the add-ons the
+// configuration needs beyond the market class, the rack circuit's extra rent and the software
+// image, per month.
 void add_rent_lines(const ServerConfig& c, const catalog::Catalog& cat, const catalog::Entry& gpu, Quote& q) {
   const int nodes = c.nodes;
   const catalog::Entry& region = *cat.find("region", c.region);
@@ -152,6 +229,7 @@ void add_rent_lines(const ServerConfig& c, const catalog::Catalog& cat, const ca
                        q.market->rent_monthly * q.region_factor * nodes,
                        cited(*m) + "; " + cited(region),
                        cited_zh(*m) + "；" + cited_zh(region)});
+    add_rent_addons(c, cat, *m, q);
   }
   const catalog::Entry& rack = *cat.find("rack", c.rack);
   if (auto extra = rack.opt_range("rent_monthly"); extra && extra->high > 0) {

@@ -54,11 +54,13 @@ struct PowerBudget {
   double disks_w = 0;
   double nics_w = 0;
   double platform_w = 0;
-  double system_w = 0;        // the system-level figure; 0: none known for this platform
-  std::string system_basis;   // "server_factor" | "vendor_max" (empty when system_w is 0)
-  std::string system_source;  // its catalog source and date
+  double system_w = 0;           // the system-level figure; 0: none known for this platform
+  std::string system_basis;      // "server_factor" | "vendor_max" (empty when system_w is 0)
+  std::string system_source;     // its catalog source and date
+  std::string system_source_zh;  // the same in Chinese
   double parts_w() const { return gpus_w + cpus_w + memory_w + disks_w + nics_w + platform_w; }
   double peak_w() const { return std::max(parts_w(), system_w); }
+  bool system_governs() const { return system_w > parts_w(); }
 };
 
 struct Quote {
@@ -88,6 +90,18 @@ PowerBudget node_power(const ServerConfig& config, const catalog::Catalog& catal
 // platform. The one per-part power model, shared by node_power and the audit's contract.rack.
 // Returns false, adding nothing, for a part of another kind or one without its figure.
 bool add_part_power(PowerBudget& budget, const catalog::Entry& part, double count);
+
+// Fills the system-level figure of `budget`, whose parts are already added: the vendor's stated
+// maximum of `platform` (its system_max_w) where the catalog has one, otherwise threshold
+// power.server_factor × the GPUs' TDP (budget.gpus_w). `platform` may be null (a vendor quote
+// with no platform line): then the server factor. Leaves system_w at 0 when neither applies (no
+// platform maximum and no GPU). The one system-level model, shared by node_power and the
+// audit's contract.rack, so every peak (quote, rules, recommend, tco, audit) is the same figure.
+void set_system_power(PowerBudget& budget, const catalog::Entry* platform, const catalog::Catalog& catalog);
+
+// Which figure sets the peak, with its arithmetic, for a report or a finding
+// ("quote.power.governs.parts" | ".server_factor" | ".vendor_max").
+Phrase governing_power(const PowerBudget& budget);
 
 // The price of `count` disks of catalog entry `disk` (capacity x per-TB price x endurance).
 Range disk_price(const catalog::Entry& disk, int count);

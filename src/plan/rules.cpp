@@ -35,6 +35,7 @@ void check_power_rack(const Quote& q, const Catalog& cat, std::vector<Finding>& 
   else if (load > capacity * fraction) f = make_finding("power.rack", Severity::kWarn, "near", source);
   else return;
   f.fact("load", watts(load))
+      .fact("governs", {governing_power(q.power)})
       .fact("servers", std::to_string(q.config.servers_per_rack))
       .fact("gpu_draw", watts(q.power.gpus_w))
       .fact("gpus", std::to_string(q.config.gpus))
@@ -53,12 +54,19 @@ void check_power_psu(const Quote& q, const Catalog& cat, std::vector<Finding>& o
   const double psu_w = cooling.number("psu_watts");
   const double total = cooling.number("psu_count") * psu_w;
   const double redundant_ok = (cooling.number("psu_count") - cooling.number("psu_redundant")) * psu_w;
-  const double load = q.power.peak_w();
+  // PSU ratings are output (DC) watts. The parts' sum is DC; the system-level figure is drawn at
+  // the wall and includes the supplies' own loss, so it is compared at the DC side (× the
+  // efficiency at full rated load, where the question "does it reach the rating?" is asked).
+  // Comparing the wall figure with an output rating would overstate the load: a false alarm.
+  const double efficiency = cat.threshold("power.psu_efficiency");
+  const double load = std::max(q.power.parts_w(), q.power.system_w * efficiency);
   Finding f;
   if (load > total) f = make_finding("power.psu", Severity::kFail, "over", "S0 §3.3; nvidia-dgx-a100");
   else if (load > redundant_ok) f = make_finding("power.psu", Severity::kWarn, "no_redundancy", "S0 §3.3; nvidia-dgx-a100");
   else return;
   f.fact("load", watts(load))
+      .fact("peak", watts(q.power.peak_w()))
+      .fact("efficiency", format_number(efficiency * 100) + "%")
       .fact("psus", format_number(cooling.number("psu_count")) + " × " + watts(psu_w))
       .fact("total", watts(total))
       .fact("redundant", format_number(cooling.number("psu_redundant")))
@@ -244,9 +252,28 @@ void check_band(const char* id, const Range& per_gpu, const Range& band, std::ve
 }
 
 // A3: per-GPU monthly rent and purchase against the article's sanity band.
+// The band is the article's [S0 §3.2], but the same article's whole-server rents [S0 §2.1] come to
+// less a GPU on the larger servers (SPEC §J): a finding below the band says so, with the
+// article's own per-GPU rents of the family's market classes worked out from the catalog.
 void check_band_rent(const Quote& q, const Catalog& cat, std::vector<Finding>& out) {
   if (!q.market) return;  // no rent figure to judge
+  const std::size_t before = out.size();
   check_band("band.rent_per_gpu", q.rent_per_gpu_month, cat.threshold_range("band.rent_per_gpu_month"), out);
+  if (out.size() == before) return;
+  const std::string family = cat.find("gpu", q.config.gpu)->text("family");
+  std::vector<const Entry*> classes;
+  for (const Entry* m : cat.of_kind("market"))
+    if (m->text("family") == family) classes.push_back(m);
+  std::sort(classes.begin(), classes.end(), [](const Entry* a, const Entry* b) { return a->number("gpus") > b->number("gpus"); });
+  std::vector<Phrase> rents;
+  for (const Entry* m : classes) {
+    const double gpus = m->number("gpus");
+    rents.push_back(Phrase("band.note.market_class")
+                        .fact("gpus", format_number(gpus))
+                        .fact("rent", cny(m->range("rent_monthly")))
+                        .fact("per_gpu", cny(m->range("rent_monthly") / gpus)));
+  }
+  out.back().note(Phrase("band.note.source_conflict").fact("classes", rents));
 }
 
 void check_band_buy(const Quote& q, const Catalog& cat, std::vector<Finding>& out) {

@@ -42,9 +42,15 @@ std::string config_summary(const plan::ServerConfig& c, Lang lang) {
              lang);
 }
 
+// The peak, which figure governs it, and both figures with the system one's basis and source.
 std::string power_line(const plan::PowerBudget& p, Lang lang) {
   return say(Phrase("quote.power")
                  .fact("total", format_watts(p.peak_w()))
+                 .fact("governs", {plan::governing_power(p)})
+                 .fact("parts", format_watts(p.parts_w()))
+                 .fact("system", format_watts(p.system_w))
+                 .fact("basis", {Phrase("quote.power.basis." + p.system_basis)})
+                 .fact("source", p.system_source, p.system_source_zh)
                  .fact("gpus", format_watts(p.gpus_w))
                  .fact("cpus", format_watts(p.cpus_w))
                  .fact("memory", format_watts(p.memory_w))

@@ -99,7 +99,10 @@ json quote_json(const Quote& q, Lang lang) {
           {"region_factor", range_json(q.region_factor)},
           {"power_w", {{"node_peak", q.power.peak_w()}, {"gpus", q.power.gpus_w}, {"cpus", q.power.cpus_w},
                        {"memory", q.power.memory_w}, {"disks", q.power.disks_w}, {"nics", q.power.nics_w},
-                       {"platform", q.power.platform_w}}},
+                       {"platform", q.power.platform_w}, {"parts", q.power.parts_w()},
+                       {"system", q.power.system_w}, {"system_basis", q.power.system_basis},
+                       {"system_source", in_lang(q.power.system_source, q.power.system_source_zh, lang)},
+                       {"governs", q.power.system_governs() ? "system" : "parts"}}},
           {"hidden_costs", hidden},
           {"hidden_costs_monthly", range_json(q.hidden_monthly)},
           {"findings", findings}};

@@ -27,7 +27,7 @@ const std::map<std::string, std::string> kTerms = {
     {"cuda_version", "\"12.1\""},
     {"internal_bandwidth", "2 x 25 GbE"},
     {"public_bandwidth", "100 Mbps fixed"},
-    {"rack_current", "32 A at 220 V"},
+    {"rack_current", "40 A at 220 V"},  // 7,040 W continuous carries HGX A100's 6,500 W
     {"reboot_sla", "15 min"},
     {"installation", "included"},
     {"performance_clause", "\"ResNet-50 training, >= 1,850 images/s per GPU\""}};

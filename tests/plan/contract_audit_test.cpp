@@ -121,7 +121,9 @@ TEST(ContractAuditTest, EightAmpRackFailsForEightSxm) {
   EXPECT_EQ(fact(out[0], "amps"), "8");
   EXPECT_EQ(fact(out[0], "volts"), "220");
   EXPECT_EQ(fact(out[0], "continuous"), "1,408 W");  // 8 × 220 × 0.8 (rack.continuous_fraction)
-  EXPECT_EQ(fact(out[0], "peak"), "5,528 W");        // QuotedServerPowerFromTheLines
+  // The lines' parts come to 5,528 W (QuotedServerPowerFromTheLines); the quoted HGX A100
+  // platform's data-sheet maximum, 6,500 W, governs the peak (plan/quote.h set_system_power).
+  EXPECT_EQ(fact(out[0], "peak"), "6,500 W");
   EXPECT_EQ(fact(out[0], "gpu_draw"), "3,200 W");
   // The line without a catalog part is named as not counted.
   ASSERT_EQ(out[0].notes.size(), 1u);
@@ -132,7 +134,7 @@ TEST(ContractAuditTest, EightAmpRackFailsForEightSxm) {
 
 TEST(ContractAuditTest, RackWithoutVoltageIsJudgedAtTheCatalogsStandardVoltage) {
   VendorQuote q = clean_quote();
-  q.terms.rack = RackTerm{16, std::nullopt};  // 16 × 220 × 0.8 = 2,816 W < 5,528 W
+  q.terms.rack = RackTerm{16, std::nullopt};  // 16 × 220 × 0.8 = 2,816 W < 6,500 W
   q.terms.written["rack"] = {"16A", 29};
   const auto out = findings_with_id(judged(q), "contract.rack");
   ASSERT_EQ(out.size(), 1u);
@@ -393,11 +395,13 @@ TEST(ContractAuditTest, LicenceFindingNamesTheLineOfItsSoftwareEntry) {
 }
 
 TEST(ContractAuditTest, WithNoPlatformLineTheServerCountIsAssumedAndOnlyWarns) {
-  // 16 A100 SXM and nothing else: 16 × 400 W = 6,400 W if they were one server, over 32 × 220 × 0.8 =
-  // 5,632 W; and 16 GPUs on one server against the contract's 8. Two servers would fit both.
+  // 16 A100 SXM and nothing else: as one server, 16 × 400 W = 6,400 W of parts and 1.8 × 6,400 W =
+  // 11,520 W at system level (power.server_factor, no platform to name a maximum), over 40 × 220 ×
+  // 0.8 = 7,040 W; and 16 GPUs on one server against the contract's 8. Two HGX servers of 6,500 W
+  // (data-sheet maximum) would fit both.
   const std::string text =
       "vendor: V\ngpus: 16\nlines:\n  - {item: A100, part: a100-80gb-sxm, qty: 16, unit_price: 1}\n"
-      "contract:\n  rack: 32 A at 220 V\n  gpu: {model: a100-80gb-sxm, count: 8}\n";
+      "contract:\n  rack: 40 A at 220 V\n  gpu: {model: a100-80gb-sxm, count: 8}\n";
   auto q = parse_vendor_quote(text, "q.yaml", default_catalog());
   ASSERT_TRUE(q) << q.error().str();
   EXPECT_FALSE(quoted_server_power(*q, default_catalog()).platform_priced);
@@ -406,8 +410,8 @@ TEST(ContractAuditTest, WithNoPlatformLineTheServerCountIsAssumedAndOnlyWarns) {
   ASSERT_EQ(rack.size(), 1u);
   EXPECT_EQ(rack[0].severity, Severity::kWarn);
   EXPECT_EQ(rack[0].variant, "over_assumed");
-  EXPECT_EQ(fact(rack[0], "peak"), "6,400 W");
-  EXPECT_EQ(fact(rack[0], "continuous"), "5,632 W");
+  EXPECT_EQ(fact(rack[0], "peak"), "11.52 kW");
+  EXPECT_EQ(fact(rack[0], "continuous"), "7,040 W");
   EXPECT_EQ(fact(rack[0], "at"), "q.yaml:6");
   auto gpu = findings_with_id(out, "contract.gpu");
   ASSERT_EQ(gpu.size(), 1u);

@@ -577,7 +577,7 @@ TEST(ContractTermsTest, CleanExampleReadsToTypedTerms) {
   EXPECT_EQ(t.gpu->count, 8);
   EXPECT_EQ(t.driver, "535.104.05");
   EXPECT_EQ(t.cuda, "12.1");
-  EXPECT_EQ(t.rack->current_a, 32);
+  EXPECT_EQ(t.rack->current_a, 40);  // 40 A: HGX A100 peaks at 6,500 W (power_test.cpp)
   EXPECT_EQ(t.rack->voltage_v, 220);
   EXPECT_EQ(t.public_bandwidth->mbps, 100);
   EXPECT_EQ(t.public_bandwidth->billing, Billing::kFixed);

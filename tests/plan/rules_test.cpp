@@ -51,13 +51,16 @@ TEST(RulesTest, PowerSuppliesTooSmallOrWithoutRedundancy) {
   auto over = findings_with_id(run("gpu: a100-80gb-pcie\ngpus: 4\ncooling: air-1600w-platinum\nrack_amps: 16\n"), "power.psu");
   ASSERT_EQ(over.size(), 1u);
   EXPECT_EQ(over[0].severity, Severity::kFail);
-  EXPECT_EQ(fact(over[0], "load"), "1,928 W");
+  // The supplies' DC load is the larger of the parts and the wall figure 1.8 × 1,200 = 2,160 W at
+  // 91% PSU efficiency (1,965.6 W): 1,966 W.
+  EXPECT_EQ(fact(over[0], "load"), "1,966 W");
   EXPECT_EQ(fact(over[0], "total"), "1,600 W");
   // 4 × H100 PCIe (350 W): 1,400 + 728 = 2,128 W > the 2,000 W left when one of 2 × 2,000 W fails.
   auto redundancy = findings_with_id(run("gpu: h100-80gb-pcie\ngpus: 4\nplatform: server-4gpu-pcie\nrack_amps: 16\n"), "power.psu");
   ASSERT_EQ(redundancy.size(), 1u);
   EXPECT_EQ(redundancy[0].severity, Severity::kWarn);
-  EXPECT_EQ(fact(redundancy[0], "load"), "2,128 W");
+  // Wall figure 1.8 × 1,400 = 2,520 W × 0.91 = 2,293.2 W, above the parts' 2,128 W.
+  EXPECT_EQ(fact(redundancy[0], "load"), "2,293 W");
   EXPECT_EQ(fact(redundancy[0], "without_redundant"), "2,000 W");
   EXPECT_TRUE(findings_with_id(run("gpu: a100-80gb-pcie\ngpus: 4\nrack_amps: 16\n"), "power.psu").empty());
 }
