@@ -24,7 +24,7 @@ namespace {
 struct UsageArgs {
   std::vector<std::string> sources;
   std::string prometheus, since, from, to, source_format = "auto", scenario, gpu = "a100-80gb-sxm", write_demand,
-                                           output, dmon_start;
+                                           output, dmon_start, rent = "hourly", rent_offer;
   int dmon_interval = 1;
   double busy_threshold = 0;
   bool quiet = false;
@@ -91,6 +91,29 @@ void note_skipped(const telemetry::ReadStats& stats) {
   note(Phrase("cli.skipped_lines").fact("count", std::to_string(stats.skipped_count)).fact("first", first));
 }
 
+// The analysis options from the flags, checked before the history is read: a wrong flag is bad
+// input (exit 2), not a missing answer after a long read.
+Result<usage::Options> options_of(const UsageArgs& a, const catalog::Catalog& cat) {
+  usage::Options options;
+  options.busy_threshold_pct = a.busy_threshold;
+  options.gpu = a.gpu;
+  if (!cat.find("gpu", a.gpu)) return Error{{}, 0, "--gpu", unknown_id("gpu", a.gpu, cat.ids_of_kind("gpu"))};
+  if (a.rent != "hourly" && a.rent != "monthly") return Error{{}, 0, "--rent", not_one_of(a.rent, {"hourly", "monthly"})};
+  options.rent = a.rent == "monthly" ? usage::RentBasis::kMonthly : usage::RentBasis::kHourly;
+  options.rent_offer = a.rent_offer;
+  if (!a.scenario.empty()) {
+    // A scenario brings its own rent prices: a catalog offer or basis beside it would be ignored.
+    if (!a.rent_offer.empty() || a.rent != "hourly")
+      return Error{{}, 0, a.rent_offer.empty() ? "--rent" : "--rent-offer", Phrase("cli.usage.rent_with_scenario")};
+    auto sc = tco::read_scenario(a.scenario, cat);
+    if (!sc) return sc.error();
+    options.scenario = *sc;
+  } else if (!a.rent_offer.empty()) {
+    if (auto offer = usage::rent_offer_for(a.rent_offer, a.gpu, cat); !offer) return offer.error();
+  }
+  return options;
+}
+
 int run_usage(const Common& common, const UsageArgs& a) {
   Context ctx;
   int rc = kOk;
@@ -98,19 +121,11 @@ int run_usage(const Common& common, const UsageArgs& a) {
   if (a.sources.empty() == a.prometheus.empty()) return bad_input(Phrase("cli.usage.needs_input"));
   if (!(a.busy_threshold >= 0 && a.busy_threshold <= 100))
     return bad_input(between("cli.value.between_percent", "--busy-threshold", "0", "100", shown(a.busy_threshold)));
+  Result<usage::Options> options = options_of(a, ctx.catalog);
+  if (!options) return bad_input(options.error());
   Result<telemetry::HourlyData> data = a.prometheus.empty() ? read_files(a) : query(a);
   if (!data) return bad_input(data.error());
-  usage::Options options;
-  options.busy_threshold_pct = a.busy_threshold;
-  options.gpu = a.gpu;
-  if (!ctx.catalog.find("gpu", a.gpu))
-    return bad_input(Error{{}, 0, "--gpu", unknown_id("gpu", a.gpu, ctx.catalog.ids_of_kind("gpu"))});
-  if (!a.scenario.empty()) {
-    auto sc = tco::read_scenario(a.scenario, ctx.catalog);
-    if (!sc) return bad_input(sc.error());
-    options.scenario = *sc;
-  }
-  usage::UsageResult result = usage::analyse(*data, options, ctx.catalog);
+  usage::UsageResult result = usage::analyse(*data, *options, ctx.catalog);
   if (!a.quiet && data->stats.skipped_count > 0) note_skipped(data->stats);
   if (!a.write_demand.empty()) {
     std::ofstream out(a.write_demand);
@@ -186,6 +201,8 @@ Run add_usage(CLI::App& cmd) {
   cmd.add_option("--busy-threshold", ua->busy_threshold, ui("cli.help.usage.busy_threshold"));
   cmd.add_option("--scenario", ua->scenario, ui("cli.help.usage.scenario"))->type_name("FILE");
   cmd.add_option("--gpu", ua->gpu, ui("cli.help.usage.gpu"));
+  cmd.add_option("--rent", ua->rent, ui("cli.help.usage.rent"));
+  cmd.add_option("--rent-offer", ua->rent_offer, ui("cli.help.usage.rent_offer"))->type_name("ID");
   cmd.add_option("--write-demand", ua->write_demand, ui("cli.help.usage.write_demand"))->type_name("FILE");
   cmd.add_option("--output", ua->output, ui("cli.help.output"))->type_name("FILE");
   cmd.add_flag("--quiet", ua->quiet, ui("cli.help.usage.quiet"));

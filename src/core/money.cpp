@@ -14,6 +14,15 @@ std::string format_figure(double value, int max_decimals) {
   return format_number(value, decimals);
 }
 
+double round_to_fen(double amount) {
+  if (!std::isfinite(amount)) return amount;
+  const double scaled = amount * 100;
+  // A decimal tie such as 0.285 is stored a few ulps below or above .5 after scaling; a nudge of
+  // 1e-12 relative (far below a fen for any amount under 10^9 yuan) settles it away from zero.
+  const double nudged = scaled + std::copysign(std::fabs(scaled) * 1e-12, scaled);
+  return std::round(nudged) / 100 + 0.0;  // + 0.0: no -0
+}
+
 std::string format_number(double value, int decimals) {
   std::string digits = fmt::format("{:.{}f}", std::fabs(value), decimals);
   if (digits.find_first_not_of("0.") == std::string::npos) value = 0;  // no "-0"

@@ -32,4 +32,9 @@ std::string format_number(double value, int decimals = 0);
 // 2.5 -> "2.5", 138.95 -> "138.95" (max 2), 1850 -> "1,850".
 std::string format_figure(double value, int max_decimals);
 
+// An amount rounded to the fen (0.01), half away from zero as written in decimal: 0.285 -> 0.29
+// although the double 0.285 lies just below; 2838239.999999963 -> 2838240. NaN and infinities
+// pass through; -0.001 -> 0 (never -0).
+double round_to_fen(double amount);
+
 }  // namespace gpuplan

@@ -1,5 +1,6 @@
 #include "report/render.h"
 
+#include "core/money.h"
 #include "report/plan_documents.h"
 
 namespace gpuplan::report {
@@ -19,6 +20,8 @@ std::optional<Format> parse_format(std::string_view s) {
 }
 
 json range_json(const Range& r) { return {{"low", r.low}, {"high", r.high}}; }
+json money_json(double amount) { return round_to_fen(amount); }
+json money_range_json(const Range& r) { return {{"low", money_json(r.low)}, {"high", money_json(r.high)}}; }
 
 json config_json(const plan::ServerConfig& c) {
   auto part = [](const plan::PartCount& p) { return json{{"part", p.part}, {"count", p.count}}; };
@@ -76,25 +79,25 @@ json finding_json(const Finding& f, Lang lang) {
 json quote_json(const Quote& q, Lang lang) {
   json lines = json::array();
   for (const auto& l : q.lines)
-    lines.push_back({{"id", l.id}, {"item", say(l.item, lang)}, {"qty", l.qty}, {"buy", range_json(l.buy)},
-                     {"rent_monthly", range_json(l.rent_monthly)}, {"source", in_lang(l.source, l.source_zh, lang)}});
+    lines.push_back({{"id", l.id}, {"item", say(l.item, lang)}, {"qty", l.qty}, {"buy", money_range_json(l.buy)},
+                     {"rent_monthly", money_range_json(l.rent_monthly)}, {"source", in_lang(l.source, l.source_zh, lang)}});
   json hidden = json::array();
   for (const auto& h : q.hidden_costs)
     hidden.push_back({{"id", h.id}, {"name", lang == Lang::kZh ? h.name_zh : h.name},
                       {"status", h.monthly ? "priced" : "not_included"},
-                      {"monthly", h.monthly ? range_json(*h.monthly) : json(nullptr)}});
+                      {"monthly", h.monthly ? money_range_json(*h.monthly) : json(nullptr)}});
   json findings = json::array();
   for (const auto& f : q.findings) findings.push_back(finding_json(f, lang));
   json market = nullptr;
   if (q.market)
-    market = {{"id", q.market->id}, {"gpus", q.market->gpus}, {"buy", range_json(q.market->buy)},
-              {"rent_monthly", range_json(q.market->rent_monthly)},
+    market = {{"id", q.market->id}, {"gpus", q.market->gpus}, {"buy", money_range_json(q.market->buy)},
+              {"rent_monthly", money_range_json(q.market->rent_monthly)},
               {"source", in_lang(q.market->source, q.market->source_zh, lang)}};
   return {{"currency", q.currency},
           {"config", config_json(q.config)},
           {"lines", lines},
-          {"totals", {{"buy", range_json(q.total_buy)}, {"rent_monthly", range_json(q.total_rent_monthly)}}},
-          {"per_gpu", {{"buy", range_json(q.buy_per_gpu)}, {"rent_monthly", range_json(q.rent_per_gpu_month)}}},
+          {"totals", {{"buy", money_range_json(q.total_buy)}, {"rent_monthly", money_range_json(q.total_rent_monthly)}}},
+          {"per_gpu", {{"buy", money_range_json(q.buy_per_gpu)}, {"rent_monthly", money_range_json(q.rent_per_gpu_month)}}},
           {"market", market},
           {"region_factor", range_json(q.region_factor)},
           {"power_w", {{"node_peak", q.power.peak_w()}, {"gpus", q.power.gpus_w}, {"cpus", q.power.cpus_w},
@@ -104,7 +107,7 @@ json quote_json(const Quote& q, Lang lang) {
                        {"system_source", in_lang(q.power.system_source, q.power.system_source_zh, lang)},
                        {"governs", q.power.system_governs() ? "system" : "parts"}}},
           {"hidden_costs", hidden},
-          {"hidden_costs_monthly", range_json(q.hidden_monthly)},
+          {"hidden_costs_monthly", money_range_json(q.hidden_monthly)},
           {"findings", findings}};
 }
 
@@ -123,9 +126,9 @@ json audit_json(const plan::AuditResult& a, Lang lang) {
   return {{"vendor", a.vendor},
           {"verdict", a.failed() ? "fail" : "pass"},
           {"gpus", a.gpus},
-          {"totals", {{"once", range_json(a.total_once)}, {"monthly", range_json(a.total_monthly)}}},
-          {"per_gpu", {{"buy", a.buy_per_gpu ? range_json(*a.buy_per_gpu) : json(nullptr)},
-                       {"rent_monthly", a.rent_per_gpu_month ? range_json(*a.rent_per_gpu_month) : json(nullptr)}}},
+          {"totals", {{"once", money_range_json(a.total_once)}, {"monthly", money_range_json(a.total_monthly)}}},
+          {"per_gpu", {{"buy", a.buy_per_gpu ? money_range_json(*a.buy_per_gpu) : json(nullptr)},
+                       {"rent_monthly", a.rent_per_gpu_month ? money_range_json(*a.rent_per_gpu_month) : json(nullptr)}}},
           {"findings", findings}};
 }
 

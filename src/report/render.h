@@ -26,6 +26,11 @@ struct Style {
 };
 
 nlohmann::json range_json(const Range& r);
+// Money in a JSON document: rounded to the fen (round_to_fen), so no money value has more than
+// 2 decimals. Every money value a JSON shape carries goes through one of these; other numbers
+// (utilizations, hours, watts, factors) keep their precision.
+nlohmann::json money_json(double amount);
+nlohmann::json money_range_json(const Range& r);
 nlohmann::json config_json(const plan::ServerConfig& c);
 nlohmann::json finding_json(const Finding& f, Lang lang);
 nlohmann::json quote_json(const plan::Quote& q, Lang lang);

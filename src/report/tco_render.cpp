@@ -407,12 +407,14 @@ json tco_json(const TcoResult& r, Lang lang) {
   for (const auto& s : r.strategies) {
     json lines = json::array();
     for (const auto& l : s.lines)
-      lines.push_back({{"id", l.id}, {"item", cost_line_name(l.id, lang)}, {"amount", l.amount}});
+      lines.push_back({{"id", l.id}, {"item", cost_line_name(l.id, lang)}, {"amount", money_json(l.amount)}});
+    json cumulative = json::array();
+    for (double cash : s.cumulative_by_month) cumulative.push_back(money_json(cash));
     strategies.push_back({{"id", s.id},
-                          {"total", s.total},
-                          {"per_used_gpu_hour", s.per_used_gpu_hour},
+                          {"total", money_json(s.total)},
+                          {"per_used_gpu_hour", money_json(s.per_used_gpu_hour)},
                           {"lines", lines},
-                          {"cumulative_by_month", s.cumulative_by_month}});
+                          {"cumulative_by_month", cumulative}});
   }
   json break_even = json::object();
   for (const auto& b : r.break_even)
@@ -420,17 +422,17 @@ json tco_json(const TcoResult& r, Lang lang) {
   break_even["hourly_vs_monthly_hours"] = optional_json(r.hourly_vs_monthly_hours);
 
   json curve = json::array();
-  for (const auto& point : r.hybrid.curve) curve.push_back({{"owned_gpus", point.owned_gpus}, {"total", point.total}});
+  for (const auto& point : r.hybrid.curve) curve.push_back({{"owned_gpus", point.owned_gpus}, {"total", money_json(point.total)}});
 
   json investments = json::array();
   for (const auto& i : r.investments) {
     json basis = json::object();
     for (const auto& b : i.basis) basis[basis_json_key(b.id)] = say(b.value, lang);
     investments.push_back({{"id", i.id},
-                           {"upfront", i.upfront},
-                           {"cost_monthly", i.cost_monthly},
-                           {"benefit_monthly", i.benefit_monthly},
-                           {"net", i.net},
+                           {"upfront", money_json(i.upfront)},
+                           {"cost_monthly", money_json(i.cost_monthly)},
+                           {"benefit_monthly", money_json(i.benefit_monthly)},
+                           {"net", money_json(i.net)},
                            {"payback_month", optional_json(i.payback_month)},
                            {"basis", basis}});
   }
@@ -438,9 +440,9 @@ json tco_json(const TcoResult& r, Lang lang) {
   const auto& s = r.sensitivity;
   json tornado = json::array();
   for (const auto& bar : s.tornado)
-    tornado.push_back({{"input", bar.input}, {"low", bar.low_margin}, {"high", bar.high_margin}});
+    tornado.push_back({{"input", bar.input}, {"low", money_json(bar.low_margin)}, {"high", money_json(bar.high_margin)}});
   json percentiles = json::object();
-  for (const auto& p : s.percentiles) percentiles[p.id] = {{"p10", p.p10}, {"p50", p.p50}, {"p90", p.p90}};
+  for (const auto& p : s.percentiles) percentiles[p.id] = {{"p10", money_json(p.p10)}, {"p50", money_json(p.p50)}, {"p90", money_json(p.p90)}};
 
   json non_financial = json::array();
   for (const auto& f : r.non_financial) non_financial.push_back({{"factor", f.factor}, {"note", say(f.note, lang)}});
@@ -450,11 +452,11 @@ json tco_json(const TcoResult& r, Lang lang) {
       {"horizon_months", r.horizon_months},
       {"strategies", strategies},
       {"break_even", break_even},
-      {"hybrid", {{"owned_gpus", r.hybrid.owned_gpus}, {"total", r.hybrid.total}, {"curve", curve}}},
+      {"hybrid", {{"owned_gpus", r.hybrid.owned_gpus}, {"total", money_json(r.hybrid.total)}, {"curve", curve}}},
       {"investments", investments},
       {"sensitivity",
        {{"margin", say(s.margin, lang)},
-        {"base_margin", s.base_margin},
+        {"base_margin", money_json(s.base_margin)},
         {"tornado", tornado},
         {"monte_carlo",
          {{"draws", s.draws},

@@ -207,6 +207,83 @@ Block pattern_block(const UsageResult& r, Lang lang) {
   return b;
 }
 
+// A price as listed, with the decimals it has (up to 5): "US$27.44705", "¥34.7".
+std::string listed_price(double amount, const std::string& currency) {
+  int decimals = 0;
+  for (double scale = 1; decimals < 5 && std::abs(amount * scale - std::round(amount * scale)) > 1e-9; scale *= 10)
+    ++decimals;
+  return format_money(amount, currency, decimals);
+}
+
+std::string entry_name(const catalog::Entry& e, Lang lang) { return lang == Lang::kZh ? e.display_name_zh() : e.name; }
+std::string entry_source(const catalog::Entry& e, Lang lang) {
+  return lang == Lang::kZh ? e.display_source_zh() : e.source;
+}
+
+// The hourly offer: what it is, its price as listed and converted, and why it was picked.
+std::vector<std::string> hourly_offer_lines(const usage::CloudOfferPrice& o, Lang lang) {
+  const catalog::Entry& e = *o.entry;
+  const std::string fx = o.fx ? ui_with("usage.rent.fx", lang,
+                                        {{"rate", format_figure(o.fx->rate, 4)},
+                                         {"currency", o.fx->from},
+                                         {"as_of", o.fx->as_of},
+                                         {"source", o.fx_entry ? entry_source(*o.fx_entry, lang) : o.fx->source}})
+                              : "";
+  std::vector<std::string> out = {ui_with("usage.rent.hourly", lang,
+                                          {{"name", entry_name(e, lang)},
+                                           {"provider", e.text("provider")},
+                                           {"region", e.text("region")},
+                                           {"id", e.id},
+                                           {"listed", listed_price(o.listed_hour, e.text("currency"))},
+                                           {"gpus", format_figure(e.number("gpus"), 0)},
+                                           {"as_of", e.as_of},
+                                           {"gpu_hour", format_money(o.gpu_hour_cny, kDefaultCurrency, 2)},
+                                           {"fx", fx}})};
+  out.push_back(o.cheapest ? ui_with("usage.rent.cheapest", lang, {{"family", o.family}}) : ui("usage.rent.chosen", lang));
+  out.push_back(ui_with("usage.rent.source", lang, {{"source", entry_source(e, lang)}}));
+  return out;
+}
+
+// What renting was priced at, and the owned platform's whole units: the choices behind the answer.
+std::vector<std::string> rent_lines(const UsageResult& r, Lang lang) {
+  std::vector<std::string> out;
+  if (!r.rent) return out;
+  const usage::RentChoice& c = *r.rent;
+  if (c.basis == "scenario") out.push_back(ui_with("usage.rent.scenario", lang, {{"source", c.scenario_source}}));
+  if (c.monthly && c.monthly->entry && c.hourly) {
+    const usage::MonthlyRent& m = *c.monthly;
+    out.push_back(ui_with("usage.rent.monthly", lang,
+                          {{"name", entry_name(*m.entry, lang)},
+                           {"id", m.entry->id},
+                           {"server_month", format_money_range(m.server_month, kDefaultCurrency)},
+                           {"gpus", format_figure(m.entry->number("gpus"), 0)},
+                           {"servers", std::to_string(m.servers)},
+                           {"gpu_month", format_money_range(m.gpu_month, kDefaultCurrency)},
+                           {"source", entry_source(*m.entry, lang)}}));
+    out.push_back(ui_with("usage.rent.monthly_why", lang,
+                          {{"offer", c.hourly->entry->id},
+                           {"gpu_hour", format_money(c.hourly->gpu_hour_cny, kDefaultCurrency, 2)},
+                           {"hours", format_number(m.breakeven_hours)},
+                           {"busy", format_number(m.busy_hours)},
+                           {"verdict", ui(m.busy_hours > m.breakeven_hours ? "usage.rent.monthly_wins"
+                                                                            : "usage.rent.hourly_wins",
+                                          lang)}}));
+  } else if (c.hourly) {
+    for (std::string& line : hourly_offer_lines(*c.hourly, lang)) out.push_back(std::move(line));
+  }
+  if (r.unit_gpus > 1) {
+    const bool whole = r.owned_gpus > 0 && r.owned_gpus % r.unit_gpus == 0;
+    const std::string platform = r.platform.empty() ? "—" : r.platform;
+    out.push_back(whole ? ui_with("usage.unit.boards", lang,
+                                  {{"unit", std::to_string(r.unit_gpus)},
+                                   {"platform", platform},
+                                   {"boards", std::to_string(r.owned_gpus / r.unit_gpus)},
+                                   {"gpus", std::to_string(r.owned_gpus)}})
+                        : ui_with("usage.unit.whole", lang, {{"unit", std::to_string(r.unit_gpus)}, {"platform", platform}}));
+  }
+  return out;
+}
+
 Block cost_block(const UsageResult& r, Lang lang) {
   Block b;
   b.heading = ui("usage_cost", lang);
@@ -220,6 +297,7 @@ Block cost_block(const UsageResult& r, Lang lang) {
   head += ui_with("usage_own", lang, {{"n", std::to_string(r.owned_gpus)}});
   b.lines.push_back({head});
   for (const auto& w : r.recommendation_why) b.lines.push_back({say(w, lang), true});
+  for (std::string& line : rent_lines(r, lang)) b.lines.push_back({std::move(line), true});
   if (!r.costs || r.costs->strategies.empty()) return b;
   add_strategy_table(b, *r.costs, lang);
   return b;
@@ -301,6 +379,49 @@ std::string ramp_fill(double pct) {
 
 }  // namespace
 
+// {"basis","id","name","provider","region","gpu","gpus","cheapest","currency","per_instance_hour",
+//  "per_gpu_hour_cny","fx","source","as_of","monthly_rent"}: every key always present, null where the
+// basis has none (a scenario names only its "source").
+json rent_offer_json(const usage::RentChoice& c, Lang lang) {
+  json j = {{"basis", c.basis}, {"id", nullptr}, {"name", nullptr}, {"provider", nullptr}, {"region", nullptr},
+            {"gpu", nullptr}, {"gpus", nullptr}, {"cheapest", nullptr}, {"currency", nullptr},
+            {"per_instance_hour", nullptr}, {"per_gpu_hour_cny", nullptr}, {"fx", nullptr},
+            {"source", c.scenario_source}, {"as_of", nullptr}, {"monthly_rent", nullptr}};
+  if (c.hourly) {
+    const usage::CloudOfferPrice& o = *c.hourly;
+    const catalog::Entry& e = *o.entry;
+    j["id"] = e.id;
+    j["name"] = entry_name(e, lang);
+    j["provider"] = e.text("provider");
+    j["region"] = e.text("region");
+    j["gpu"] = e.text("gpu");
+    j["gpus"] = e.number("gpus");
+    j["cheapest"] = o.cheapest;
+    j["currency"] = e.text("currency");
+    j["per_instance_hour"] = money_json(o.listed_hour);
+    j["per_gpu_hour_cny"] = money_json(o.gpu_hour_cny);
+    if (o.fx)
+      j["fx"] = {{"from", o.fx->from}, {"to", o.fx->to}, {"rate", o.fx->rate}, {"as_of", o.fx->as_of},
+                 {"source", o.fx_entry ? entry_source(*o.fx_entry, lang) : o.fx->source}};
+    j["source"] = entry_source(e, lang);
+    j["as_of"] = e.as_of;
+  }
+  if (c.monthly && c.monthly->entry) {
+    const usage::MonthlyRent& m = *c.monthly;
+    j["monthly_rent"] = {{"id", m.entry->id},
+                    {"name", entry_name(*m.entry, lang)},
+                    {"gpus", m.entry->number("gpus")},
+                    {"servers", m.servers},
+                    {"per_server_month", money_range_json(m.server_month)},
+                    {"per_gpu_month", money_range_json(m.gpu_month)},
+                    {"breakeven_hours", m.breakeven_hours},
+                    {"busy_hours", m.busy_hours},
+                    {"source", entry_source(*m.entry, lang)},
+                    {"as_of", m.entry->as_of}};
+  }
+  return j;
+}
+
 json usage_json(const UsageResult& r, Lang lang) {
   auto heatmap = [](const Heatmap& h) {
     json cells = json::array();
@@ -316,7 +437,8 @@ json usage_json(const UsageResult& r, Lang lang) {
   json strategies = json::array();
   if (r.costs)
     for (const auto& s : r.costs->strategies)
-      strategies.push_back({{"id", s.id}, {"total", s.total}, {"per_used_gpu_hour", s.per_used_gpu_hour}});
+      strategies.push_back(
+          {{"id", s.id}, {"total", money_json(s.total)}, {"per_used_gpu_hour", money_json(s.per_used_gpu_hour)}});
   json hosts = json::array();
   for (const auto& h : r.hosts) {
     json hourly = json::array();
@@ -337,7 +459,11 @@ json usage_json(const UsageResult& r, Lang lang) {
           {"bins", bins},
           {"pattern", {{"verdict", r.pattern.verdict}, {"why", words(r.pattern.why)}}},
           {"recommendation",
-           {{"strategy", r.recommendation}, {"owned_gpus", r.owned_gpus}, {"why", words(r.recommendation_why)}}},
+           {{"strategy", r.recommendation},
+            {"owned_gpus", r.owned_gpus},
+            {"unit_gpus", r.unit_gpus},
+            {"why", words(r.recommendation_why)}}},
+          {"rent_offer", r.rent ? rent_offer_json(*r.rent, lang) : json(nullptr)},
           {"strategies", strategies},
           {"skipped", skipped},
           {"skipped_count", r.stats.skipped_count},

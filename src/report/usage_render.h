@@ -15,10 +15,15 @@
 namespace gpuplan::report {
 
 // {"hours","gpus","heatmap":{"by_day":{"rows","cells"},"by_weekday":{"rows","cells"}},"bins",
-//  "pattern":{"verdict","why"},"recommendation":{"strategy","owned_gpus","why"},
+//  "pattern":{"verdict","why"},"recommendation":{"strategy","owned_gpus","unit_gpus","why"},
+//  "rent_offer":{"basis","id","name","provider","region","gpu","gpus","cheapest","currency",
+//  "per_instance_hour","per_gpu_hour_cny","fx":{"from","to","rate","as_of","source"},"source","as_of",
+//  "monthly_rent":{"id","name","gpus","servers","per_server_month","per_gpu_month","breakeven_hours",
+//  "busy_hours","source","as_of"}} (null without costs; null members where the basis has none),
 //  "strategies":[{"id","total","per_used_gpu_hour"}],"skipped":[{"file","line","reason"}],
 //  "skipped_count","gpu_names","gpu_mean_util","demand":{"first_hour","busy_gpus"}}.
-// Numbers unrounded; a heatmap cell without data is null; "strategies" is [] without costs.
+// Money to the fen (money_json), other numbers unrounded; a heatmap cell without data is null;
+// "strategies" is [] without costs.
 // Ids stay ids (the weekday rows "Mon".."Sun", verdicts, strategies); the "why" lines and the
 // skipped lines' reasons are in `lang`.
 nlohmann::json usage_json(const usage::UsageResult& r, Lang lang);

@@ -122,47 +122,96 @@ Pattern rule_of_thumb(const UsageResult& r, const std::vector<double>& gpu_hour_
   return p;
 }
 
-// The cost answer on the measured profile: the tco model with the caller's prices, or the
-// catalog's (the GPU model's quote to own, the cheapest catalog cloud offer and the monthly
-// market rent to rent).
-Result<tco::Scenario> scenario_for(const UsageResult& r, const Options& o, const catalog::Catalog& cat) {
+// The cost answer's inputs: the tco scenario, what renting was priced at, and the owned
+// platform's purchasable unit.
+struct Priced {
   tco::Scenario sc;
-  if (o.scenario) {
-    sc = *o.scenario;
-  } else {
-    int largest_platform = 1;
-    for (const catalog::Entry* p : cat.of_kind("platform"))
-      largest_platform = std::max(largest_platform, static_cast<int>(p->number("max_gpus")));
-    const int per_node = std::min(r.gpus, largest_platform);
-    plan::ConfigInput in;
-    in.config.gpu = o.gpu;
-    in.config.gpus = per_node;
-    in.config.nodes = (r.gpus + per_node - 1) / per_node;
-    auto config = plan::resolve_config(in, cat);
-    if (!config) return config.error();
-    plan::Quote q = plan::build_quote(*config, cat);
-    const catalog::Entry* gpu = cat.find("gpu", o.gpu);
-    const catalog::Entry* offer = nullptr;
-    double offer_gpu_hour = 0;
-    for (const catalog::Entry* c : cat.of_kind("cloud_offer")) {
-      const catalog::Entry* g = cat.find("gpu", c->text("gpu"));
-      auto rate = cat.rate_to_cny(c->text("currency"));
-      if (!g || !rate || g->text("family") != gpu->text("family")) continue;
-      double per_gpu = rate->convert(c->number("on_demand_hour")) / c->number("gpus");
-      if (!offer || per_gpu < offer_gpu_hour) offer = c, offer_gpu_hour = per_gpu;
-    }
-    if (!offer) return Error{{}, 0, "--scenario", Phrase("error.usage.no_cloud_offer").fact("gpu", o.gpu)};
-    // Renting here means the public cloud's on-demand price, a real listed figure; monthly
-    // server rent and spot prices vary by contract, so they come with --scenario.
-    std::string yaml = fmt::format(
-        "name: measured-usage\nhorizon: {} months\nowned: {{gpus: {}, gpu: {}, price: [{}, {}]}}\n"
-        "rent: {{cloud_offer: {}}}\ndemand: {{utilization: 0%}}\n",
-        cat.threshold("term.years") * 12, config->total_gpus(), o.gpu, q.total_buy.low, q.total_buy.high, offer->id);
-    auto parsed = tco::parse_scenario(yaml, "(catalog prices)", cat);
-    if (!parsed) return parsed.error();
-    sc = *parsed;
-    sc.owned.power_kw = Range::point(q.power.peak_w() * config->nodes / 1000);
+  RentChoice rent;
+  int unit_gpus = 1;
+  std::string platform;
+};
+
+// The articles' whole-server monthly rent for the owned servers: the market class the quote
+// uses (the smallest with at least a node's GPUs), [S0 §2.1]. Per GPU it is the class's rent
+// over its GPUs; monthly rent is paid for whole months, so against the hourly offer it is the
+// cheaper only above rent ÷ hourly price busy hours a GPU-month (midpoints, as tco's
+// hourly_vs_monthly_hours).
+std::optional<MonthlyRent> monthly_rent(const plan::Quote& q, int nodes, const UsageResult& r,
+                                        const CloudOfferPrice& hourly, const catalog::Catalog& cat) {
+  if (!q.market) return std::nullopt;
+  MonthlyRent m;
+  m.entry = cat.find("market", q.market->id);
+  m.servers = nodes;
+  m.server_month = q.market->rent_monthly;
+  m.gpu_month = q.market->rent_monthly / q.market->gpus;
+  m.breakeven_hours = hourly.gpu_hour_cny > 0 ? m.gpu_month.mid() / hourly.gpu_hour_cny : 0;
+  double busy = 0;
+  for (double d : r.demand) busy += d;
+  const double gpu_months = r.gpus * static_cast<double>(r.hours) / tco::kHoursPerMonth;
+  m.busy_hours = gpu_months > 0 ? busy / gpu_months : 0;
+  return m;
+}
+
+// The catalog prices: the GPU model's quote to own (whole purchasable units), and to rent the
+// chosen cloud offer on demand, or with RentBasis::kMonthly the market class's monthly rent.
+Result<Priced> catalog_prices(const UsageResult& r, const Options& o, const catalog::Catalog& cat) {
+  int largest_platform = 1;
+  for (const catalog::Entry* p : cat.of_kind("platform"))
+    largest_platform = std::max(largest_platform, static_cast<int>(p->number("max_gpus")));
+  const int per_node = std::min(r.gpus, largest_platform);
+  plan::ConfigInput in;
+  in.config.gpu = o.gpu;
+  in.config.gpus = per_node;
+  in.config.nodes = (r.gpus + per_node - 1) / per_node;
+  auto config = plan::resolve_config(in, cat);
+  if (!config) return config.error();
+  plan::Quote q = plan::build_quote(*config, cat);
+  auto offer = rent_offer_for(o.rent_offer, o.gpu, cat);
+  if (!offer) return offer.error();
+  std::string yaml = fmt::format(
+      "name: measured-usage\nhorizon: {} months\nowned: {{gpus: {}, gpu: {}, price: [{}, {}]}}\n"
+      "rent: {{cloud_offer: {}}}\ndemand: {{utilization: 0%}}\n",
+      cat.threshold("term.years") * 12, config->total_gpus(), o.gpu, q.total_buy.low, q.total_buy.high,
+      offer->entry->id);
+  auto parsed = tco::parse_scenario(yaml, "(catalog prices)", cat);
+  if (!parsed) return parsed.error();
+  Priced out;
+  out.sc = *parsed;
+  out.sc.owned.power_kw = Range::point(q.power.peak_w() * config->nodes / 1000);
+  // HGX boards come with their GPUs mounted: the hybrid can only own whole boards.
+  out.platform = config->platform;
+  if (const catalog::Entry* platform = cat.find("platform", config->platform))
+    out.unit_gpus = static_cast<int>(platform->opt_number("purchase_unit_gpus").value_or(1));
+  out.sc.owned.unit_gpus = out.unit_gpus;
+  out.rent.basis = "hourly";
+  out.rent.hourly = *offer;
+  if (o.rent == RentBasis::kMonthly) {
+    out.rent.monthly = monthly_rent(q, config->nodes, r, *offer, cat);
+    if (!out.rent.monthly || !out.rent.monthly->entry)
+      return Error{{}, 0, "--rent", Phrase("error.usage.no_market_rent").fact("gpu", o.gpu)};
+    out.rent.basis = "monthly";
+    out.sc.rent = tco::RentOffers{};
+    out.sc.rent.monthly_gpu = out.rent.monthly->gpu_month;
+    out.sc.rent.source = out.rent.monthly->entry->source;
   }
+  return out;
+}
+
+// The cost answer on the measured profile: the tco model with the caller's prices, or the
+// catalog's.
+Result<Priced> scenario_for(const UsageResult& r, const Options& o, const catalog::Catalog& cat) {
+  Priced p;
+  if (o.scenario) {
+    p.sc = *o.scenario;
+    p.unit_gpus = p.sc.owned.unit_gpus;
+    p.rent.basis = "scenario";
+    p.rent.scenario_source = p.sc.file;
+  } else {
+    auto priced = catalog_prices(r, o, cat);
+    if (!priced) return priced.error();
+    p = std::move(*priced);
+  }
+  tco::Scenario& sc = p.sc;
   // The measured profile, repeated over the horizon.
   sc.demand.assign(static_cast<size_t>(sc.horizon_hours), 0);
   for (size_t h = 0; h < sc.demand.size() && !r.demand.empty(); ++h) sc.demand[h] = r.demand[h % r.demand.size()];
@@ -170,10 +219,55 @@ Result<tco::Scenario> scenario_for(const UsageResult& r, const Options& o, const
                               .fact("hours", std::to_string(r.hours))
                               .fact("gpus", std::to_string(r.gpus))
                               .fact("horizon", format_number(sc.horizon_hours));
-  return sc;
+  return p;
 }
 
 }  // namespace
+
+Result<CloudOfferPrice> rent_offer_for(const std::string& id, const std::string& gpu, const catalog::Catalog& cat) {
+  const catalog::Entry* owned = cat.find("gpu", gpu);
+  const std::string family = owned ? owned->text("family") : gpu;
+  std::vector<CloudOfferPrice> offers;
+  std::vector<std::string> ids;
+  for (const catalog::Entry* c : cat.of_kind("cloud_offer")) {
+    const catalog::Entry* g = cat.find("gpu", c->text("gpu"));
+    auto rate = cat.rate_to_cny(c->text("currency"));
+    if (!g || !rate || g->text("family") != family) continue;
+    CloudOfferPrice p;
+    p.entry = c;
+    p.family = family;
+    p.listed_hour = c->number("on_demand_hour");
+    p.gpu_hour_cny = rate->convert(p.listed_hour) / c->number("gpus");
+    if (c->text("currency") != kDefaultCurrency) {
+      p.fx = *rate;
+      for (const catalog::Entry* fx : cat.of_kind("fx"))
+        if (fx->text("from") == c->text("currency")) p.fx_entry = fx;
+    }
+    offers.push_back(p);
+    ids.push_back(c->id);
+  }
+  const std::string field = id.empty() ? "--scenario" : "--rent-offer";
+  if (offers.empty()) return Error{{}, 0, field, Phrase("error.usage.no_cloud_offer").fact("gpu", gpu)};
+  if (id.empty()) {
+    // The first of equal prices, in catalog order.
+    auto best = std::min_element(offers.begin(), offers.end(), [](const CloudOfferPrice& a, const CloudOfferPrice& b) {
+      return a.gpu_hour_cny < b.gpu_hour_cny;
+    });
+    best->cheapest = true;
+    return *best;
+  }
+  for (const CloudOfferPrice& p : offers)
+    if (p.entry->id == id) return p;
+  if (const catalog::Entry* other = cat.find("cloud_offer", id))
+    return Error{{}, 0, field,
+                 Phrase("error.usage.rent_offer_other_gpu")
+                     .fact("id", id)
+                     .fact("offer_gpu", other->text("gpu"))
+                     .fact("gpu", gpu)
+                     .fact(list_of("valid", ids))};
+  return Error{{}, 0, field,
+               Phrase("error.usage.unknown_rent_offer").fact("id", id).fact("family", family).fact(list_of("valid", ids))};
+}
 
 UsageResult analyse(const HourlyData& data, const Options& options, const catalog::Catalog& cat) {
   UsageResult r;
@@ -238,15 +332,19 @@ UsageResult analyse(const HourlyData& data, const Options& options, const catalo
   }
   r.pattern = rule_of_thumb(r, gpu_hour_utils, cat);
 
-  auto sc = scenario_for(r, options, cat);
-  if (!sc) {
-    r.recommendation_why.push_back(Phrase("usage.why.no_costs").fact("why", {sc.error().phrase()}));
+  auto priced = scenario_for(r, options, cat);
+  if (!priced) {
+    r.recommendation_why.push_back(Phrase("usage.why.no_costs").fact("why", {priced.error().phrase()}));
     return r;
   }
-  r.costs = tco::analyse(*sc, cat);
+  const tco::Scenario& sc = priced->sc;
+  r.rent = priced->rent;
+  r.unit_gpus = priced->unit_gpus;
+  r.platform = priced->platform;
+  r.costs = tco::analyse(sc, cat);
   const tco::TcoResult& c = *r.costs;
   r.recommendation = c.recommendation;
-  r.owned_gpus = c.recommendation == "hybrid" ? c.hybrid.owned_gpus : c.recommendation == "buy" ? sc->owned.gpus : 0;
+  r.owned_gpus = c.recommendation == "hybrid" ? c.hybrid.owned_gpus : c.recommendation == "buy" ? sc.owned.gpus : 0;
   r.recommendation_why = c.why;
   // Why the answers differ: how busy the GPUs beyond the owned ones are.
   if (r.owned_gpus < r.gpus && !r.demand.empty()) {

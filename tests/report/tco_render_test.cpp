@@ -157,14 +157,15 @@ TEST(TcoRenderTest, JsonHasExactlyThePublicKeys) {
   EXPECT_EQ(keys_of(j["demand"]), (std::set<std::string>{"description", "used_gpu_hours", "average_utilization"}));
 }
 
-TEST(TcoRenderTest, JsonCarriesTheValuesUnrounded) {
+TEST(TcoRenderTest, JsonCarriesMoneyToTheFenAndOtherValuesUnrounded) {
   json j = tco_json(dual_a100(), Lang::kEn);
   EXPECT_EQ(j["currency"], "CNY");
   EXPECT_EQ(j["horizon_months"], 36);
   EXPECT_EQ(j["name"], "dual A100");
   EXPECT_EQ(j["strategies"][1]["id"], "rent_hourly");
   EXPECT_EQ(j["strategies"][1]["total"], 336384);
-  EXPECT_DOUBLE_EQ(j["strategies"][0]["per_used_gpu_hour"].get<double>(), 780000.0 / 26280);
+  // ¥780,000 / 26,280 used GPU-hours = ¥29.680365…: money goes to the fen.
+  EXPECT_EQ(j["strategies"][0]["per_used_gpu_hour"].get<double>(), 29.68);
   EXPECT_EQ(j["strategies"][0]["lines"][0]["id"], "purchase");
   EXPECT_EQ(j["strategies"][0]["lines"][0]["item"], en("tco.line.purchase"));
   EXPECT_EQ(j["strategies"][0]["lines"][0]["amount"], 600000);

@@ -118,14 +118,15 @@ UsageResult nightly() {
 TEST(UsageRenderTest, JsonHasExactlyThePublicKeys) {
   const json j = usage_json(nightly(), Lang::kEn);
   EXPECT_EQ(keys_of(j),
-            (std::set<std::string>{"hours", "gpus", "heatmap", "bins", "pattern", "recommendation", "strategies",
-                                   "skipped", "skipped_count", "gpu_names", "gpu_mean_util", "hosts", "demand"}));
+            (std::set<std::string>{"hours", "gpus", "heatmap", "bins", "pattern", "recommendation", "rent_offer",
+                                   "strategies", "skipped", "skipped_count", "gpu_names", "gpu_mean_util", "hosts",
+                                   "demand"}));
   EXPECT_EQ(keys_of(j["heatmap"]), (std::set<std::string>{"by_day", "by_weekday"}));
   EXPECT_EQ(keys_of(j["heatmap"]["by_day"]), (std::set<std::string>{"rows", "cells"}));
   EXPECT_EQ(keys_of(j["heatmap"]["by_weekday"]), (std::set<std::string>{"rows", "cells"}));
   EXPECT_EQ(keys_of(j["bins"]), (std::set<std::string>{"0-20", "20-40", "40-60", "60-80", "80-100"}));
   EXPECT_EQ(keys_of(j["pattern"]), (std::set<std::string>{"verdict", "why"}));
-  EXPECT_EQ(keys_of(j["recommendation"]), (std::set<std::string>{"strategy", "owned_gpus", "why"}));
+  EXPECT_EQ(keys_of(j["recommendation"]), (std::set<std::string>{"strategy", "owned_gpus", "unit_gpus", "why"}));
   EXPECT_EQ(keys_of(j["strategies"][0]), (std::set<std::string>{"id", "total", "per_used_gpu_hour"}));
   EXPECT_EQ(keys_of(j["skipped"][0]), (std::set<std::string>{"file", "line", "reason"}));
   EXPECT_EQ(keys_of(j["demand"]), (std::set<std::string>{"first_hour", "busy_gpus"}));

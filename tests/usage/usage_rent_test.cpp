@@ -1,0 +1,232 @@
+// What usage prices renting at (issue 14 item 6): the cloud offer it names (the cheapest, or the
+// one --rent-offer picks), the articles' whole-server monthly rent with --rent monthly and why it
+// changes the answer, and the owned platform's whole purchasable units.
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "report/usage_render.h"
+#include "test_support.h"
+#include "usage/synth.h"
+#include "usage/usage.h"
+
+namespace gpuplan::usage {
+namespace {
+
+using nlohmann::json;
+using testing::CliResult;
+using testing::default_catalog;
+using testing::run_gpuplan;
+using testing::temp_dir;
+using testing::write_file;
+
+telemetry::HourlyData synth_hours(SynthPattern pattern, int days, int gpus) {
+  SynthOptions o;
+  o.pattern = pattern;
+  o.gpus = gpus;
+  o.days = days;
+  o.interval_s = 300;
+  std::ostringstream text;
+  synthesize(o, text);
+  auto data = telemetry::read_hourly({write_file(temp_dir(), "synth.log", text.str())}, telemetry::SourceFormat::kAuto);
+  EXPECT_TRUE(data.ok()) << (data.ok() ? "" : data.error().str());
+  return data.ok() ? *data : telemetry::HourlyData{};
+}
+
+const telemetry::HourlyData& nightly8() {
+  static const telemetry::HourlyData data = synth_hours(SynthPattern::kNightlyPeak, 14, 8);
+  return data;
+}
+
+std::string table(const UsageResult& r, report::Lang lang = report::Lang::kEn) {
+  return report::render_usage(r, report::Format::kTable, {lang, false});
+}
+
+bool contains(const std::string& text, const std::string& needle) {
+  return text.find(needle) != std::string::npos;
+}
+
+// The catalog's A100 80GB offers a GPU-hour: RunPod 1 × PCIe US$1.39 (and 2 × at US$2.78, the
+// same a GPU), Lambda 8 × US$22.32 = US$2.79, GCP 1 × US$2.94582, AWS 8 × US$27.44705 = US$3.43,
+// Azure, Aliyun ¥34.7. The cheapest is RunPod's 1-GPU offer, first of the two at US$1.39:
+// US$1.39 × 7.12 (usd-cny, 2024-12) = ¥9.8968 a GPU-hour.
+TEST(UsageRentTest, TheDefaultOfferIsTheCheapestAndIsNamed) {
+  const UsageResult r = analyse(nightly8(), Options{}, default_catalog());
+  ASSERT_TRUE(r.rent.has_value());
+  EXPECT_EQ(r.rent->basis, "hourly");
+  ASSERT_TRUE(r.rent->hourly.has_value());
+  const CloudOfferPrice& o = *r.rent->hourly;
+  EXPECT_EQ(o.entry->id, "runpod-1x-a100-80gb-secure");
+  EXPECT_TRUE(o.cheapest);
+  EXPECT_EQ(o.family, "a100-80gb");
+  EXPECT_EQ(o.listed_hour, 1.39);
+  EXPECT_DOUBLE_EQ(o.gpu_hour_cny, 9.8968);
+  ASSERT_TRUE(o.fx.has_value());
+  EXPECT_EQ(o.fx->rate, 7.12);
+  EXPECT_EQ(o.fx->as_of, "2024-12");
+  EXPECT_FALSE(r.rent->monthly.has_value());
+
+  const std::string out = table(r);
+  for (const char* needle :
+       {"runpod-1x-a100-80gb-secure", "RunPod", "US/EU/AP", "US$1.39", "¥9.90", "7.12", "2024-12", "--rent-offer"})
+    EXPECT_TRUE(contains(out, needle)) << needle << "\n" << out;
+  const std::string zh = table(r, report::Lang::kZh);
+  EXPECT_TRUE(contains(zh, "按需报价里每 GPU 小时最便宜")) << zh;
+
+  const json j = report::usage_json(r, report::Lang::kEn);
+  const json& offer = j["rent_offer"];
+  EXPECT_EQ(offer["basis"], "hourly");
+  EXPECT_EQ(offer["id"], "runpod-1x-a100-80gb-secure");
+  EXPECT_EQ(offer["provider"], "RunPod");
+  EXPECT_EQ(offer["region"], "US/EU/AP");
+  EXPECT_EQ(offer["gpu"], "a100-80gb-pcie");
+  EXPECT_EQ(offer["cheapest"], true);
+  EXPECT_EQ(offer["currency"], "USD");
+  EXPECT_EQ(offer["per_instance_hour"], 1.39);
+  EXPECT_EQ(offer["per_gpu_hour_cny"], 9.9);
+  EXPECT_EQ(offer["fx"]["rate"], 7.12);
+  EXPECT_EQ(offer["fx"]["as_of"], "2024-12");
+  EXPECT_TRUE(offer["monthly_rent"].is_null());
+}
+
+// --rent-offer: Aliyun's ¥34.7 a GPU-hour, in CNY (no exchange rate). Renting on demand then
+// costs ¥34.7 a used GPU-hour: nothing else is on the hourly bill here.
+TEST(UsageRentTest, ARentOfferIsPricedAsChosen) {
+  Options o;
+  o.rent_offer = "aliyun-ecs-gn7e-c16g1-4xlarge";
+  const UsageResult r = analyse(nightly8(), o, default_catalog());
+  ASSERT_TRUE(r.rent && r.rent->hourly && r.costs);
+  EXPECT_EQ(r.rent->hourly->entry->id, "aliyun-ecs-gn7e-c16g1-4xlarge");
+  EXPECT_FALSE(r.rent->hourly->cheapest);
+  EXPECT_FALSE(r.rent->hourly->fx.has_value());
+  EXPECT_EQ(r.rent->hourly->gpu_hour_cny, 34.7);
+  bool seen = false;
+  for (const auto& s : r.costs->strategies)
+    if (s.id == "rent_hourly") {
+      seen = true;
+      EXPECT_NEAR(s.per_used_gpu_hour, 34.7, 1e-9);
+    }
+  EXPECT_TRUE(seen);
+  const std::string out = table(r);
+  EXPECT_TRUE(contains(out, "¥34.7 ")) << out;
+  EXPECT_TRUE(contains(out, "--rent-offer")) << out;
+  EXPECT_TRUE(report::usage_json(r, report::Lang::kEn)["rent_offer"]["fx"].is_null());
+}
+
+TEST(UsageRentTest, AWrongRentOfferIsAnErrorListingTheValidOnes) {
+  auto unknown = rent_offer_for("aws-p5", "a100-80gb-sxm", default_catalog());
+  ASSERT_FALSE(unknown.ok());
+  EXPECT_EQ(unknown.error().field, "--rent-offer");
+  EXPECT_EQ(unknown.error().message.key, "error.usage.unknown_rent_offer");
+  const std::string* valid = testing::fact_in(unknown.error().message, "valid");
+  ASSERT_NE(valid, nullptr);
+  EXPECT_TRUE(contains(*valid, "runpod-1x-a100-80gb-secure")) << *valid;
+  EXPECT_TRUE(contains(*valid, "aliyun-ecs-gn7e-c16g1-4xlarge")) << *valid;
+
+  // An offer for another GPU family: an H100 owner cannot price renting at an A100 offer.
+  const catalog::Catalog cat = testing::catalog_with({{"h100_offer.yaml", R"(kind: cloud_offer
+entries:
+  - {id: test-h100-1x, name: "Test H100", provider: Test, instance: h1, gpu: h100-80gb-sxm, gpus: 1, region: x, currency: CNY, on_demand_hour: 50, source: "test", as_of: "2024"}
+)"}});
+  auto other = rent_offer_for("runpod-1x-a100-80gb-secure", "h100-80gb-sxm", cat);
+  ASSERT_FALSE(other.ok());
+  EXPECT_EQ(other.error().message.key, "error.usage.rent_offer_other_gpu");
+  EXPECT_EQ(*testing::fact_in(other.error().message, "offer_gpu"), "a100-80gb-pcie");
+  EXPECT_EQ(*testing::fact_in(other.error().message, "valid"), "test-h100-1x");
+  EXPECT_TRUE(rent_offer_for("test-h100-1x", "h100-80gb-sxm", cat).ok());
+}
+
+// --rent monthly, 8 GPUs: the 8-GPU market class a100-80gb-8gpu, ¥12,000–15,000 a server-month
+// [S0 §2.1] = ¥1,500–1,875 a GPU-month, midpoint ¥1,687.5. Against RunPod's ¥9.8968 a GPU-hour
+// it is cheaper only above 1,687.5 / 9.8968 = 170.5 busy hours a GPU-month. Nightly peak: the
+// busy GPU-hours come from the profile, per GPU-month = Σ demand / (8 × hours / 730).
+TEST(UsageRentTest, MonthlyRentIsTheMarketClassAndSaysWhyItChangesTheAnswer) {
+  Options o;
+  o.rent = RentBasis::kMonthly;
+  const UsageResult r = analyse(nightly8(), o, default_catalog());
+  ASSERT_TRUE(r.rent && r.rent->monthly && r.rent->hourly && r.costs);
+  EXPECT_EQ(r.rent->basis, "monthly");
+  const MonthlyRent& m = *r.rent->monthly;
+  EXPECT_EQ(m.entry->id, "a100-80gb-8gpu");
+  EXPECT_EQ(m.servers, 1);
+  EXPECT_EQ(m.server_month.low, 12000);
+  EXPECT_EQ(m.gpu_month.low, 1500);
+  EXPECT_EQ(m.gpu_month.high, 1875);
+  EXPECT_NEAR(m.breakeven_hours, 1687.5 / 9.8968, 1e-9);
+  double busy = 0;
+  for (double d : r.demand) busy += d;
+  EXPECT_NEAR(m.busy_hours, busy / (8.0 * r.hours / 730), 1e-9);
+  EXPECT_GT(m.busy_hours, m.breakeven_hours);
+  // Renting is now by the month only: buy against rent_monthly, no hourly offer to burst to.
+  std::set<std::string> ids;
+  for (const auto& s : r.costs->strategies) ids.insert(s.id);
+  EXPECT_EQ(ids, (std::set<std::string>{"buy", "rent_monthly"}));
+  for (const auto& s : r.costs->strategies)
+    if (s.id == "rent_monthly") {
+      EXPECT_NEAR(s.total, 8 * 1687.5 * 36, 1e-6);  // 8 GPUs × ¥1,687.5 × 36 months
+    }
+  const std::string out = table(r);
+  EXPECT_TRUE(contains(out, "a100-80gb-8gpu")) << out;
+  EXPECT_TRUE(contains(out, "171 busy hours")) << out;  // 170.5 printed whole
+  EXPECT_TRUE(contains(out, testing::en("usage.rent.monthly_wins"))) << out;
+
+  // An idle fleet is busy far fewer hours than that: the report says hourly would cost less.
+  const UsageResult idle = analyse(synth_hours(SynthPattern::kIdle, 7, 8), o, default_catalog());
+  ASSERT_TRUE(idle.rent && idle.rent->monthly);
+  EXPECT_LT(idle.rent->monthly->busy_hours, idle.rent->monthly->breakeven_hours);
+  EXPECT_TRUE(contains(table(idle), testing::en("usage.rent.hourly_wins")));
+  const json j = report::usage_json(r, report::Lang::kEn)["rent_offer"];
+  EXPECT_EQ(j["basis"], "monthly");
+  EXPECT_EQ(j["monthly_rent"]["id"], "a100-80gb-8gpu");
+  EXPECT_EQ(j["monthly_rent"]["per_gpu_month"], json({{"low", 1500}, {"high", 1875}}));
+}
+
+// SXM A100s come mounted on the HGX board (purchase_unit_gpus 8): the owned unit is the board.
+// PCIe cards are sold one by one.
+TEST(UsageRentTest, TheHgxIsOwnedInWholeBoards) {
+  const UsageResult sxm = analyse(synth_hours(SynthPattern::kSteady, 7, 8), Options{}, default_catalog());
+  EXPECT_EQ(sxm.unit_gpus, 8);
+  EXPECT_EQ(sxm.platform, "hgx-a100-8gpu");
+  ASSERT_EQ(sxm.recommendation, "buy");
+  EXPECT_EQ(sxm.owned_gpus, 8);
+  EXPECT_TRUE(contains(table(sxm), "owns 1 whole 8-GPU board")) << table(sxm);
+  EXPECT_EQ(report::usage_json(sxm, report::Lang::kEn)["recommendation"]["unit_gpus"], 8);
+
+  Options pcie;
+  pcie.gpu = "a100-80gb-pcie";
+  const UsageResult cards = analyse(synth_hours(SynthPattern::kSteady, 7, 8), pcie, default_catalog());
+  EXPECT_EQ(cards.unit_gpus, 1);
+  EXPECT_FALSE(contains(table(cards), "board")) << table(cards);
+}
+
+TEST(UsageRentTest, TheCliTakesRentAndRentOfferAndRefusesBadOnes) {
+  const std::string csv = temp_dir() + "/n.csv";
+  ASSERT_EQ(run_gpuplan("usage synth --pattern nightly-peak --gpus 8 --days 7 --interval 10min --output '" + csv + "'")
+                .exit_code,
+            0);
+  const CliResult unknown = run_gpuplan("usage '" + csv + "' --rent-offer nope");
+  EXPECT_EQ(unknown.exit_code, 2);
+  EXPECT_TRUE(contains(unknown.err, "--rent-offer")) << unknown.err;
+  EXPECT_TRUE(contains(unknown.err, "runpod-1x-a100-80gb-secure")) << unknown.err;
+  const CliResult h100 = run_gpuplan("usage '" + csv + "' --gpu h100-80gb-sxm --rent-offer runpod-1x-a100-80gb-secure");
+  EXPECT_EQ(h100.exit_code, 2);
+  EXPECT_TRUE(contains(h100.err, "h100-80gb-sxm")) << h100.err;
+  const CliResult basis = run_gpuplan("usage '" + csv + "' --rent weekly");
+  EXPECT_EQ(basis.exit_code, 2);
+  EXPECT_TRUE(contains(basis.err, "monthly")) << basis.err;
+  const CliResult both = run_gpuplan("usage '" + csv + "' --rent monthly --scenario '" +
+                                     testing::source_path("examples/tco-dual-a100.yaml") + "'");
+  EXPECT_EQ(both.exit_code, 2);
+  EXPECT_TRUE(contains(both.err, "--rent")) << both.err;
+
+  const CliResult monthly = run_gpuplan("usage '" + csv + "' --rent monthly --format json");
+  ASSERT_EQ(monthly.exit_code, 0) << monthly.err;
+  EXPECT_EQ(json::parse(monthly.out)["rent_offer"]["monthly_rent"]["id"], "a100-80gb-8gpu");
+  const CliResult chosen =
+      run_gpuplan("usage '" + csv + "' --rent-offer lambda-gpu-8x-a100-80gb-sxm4-us-east-1 --format json");
+  ASSERT_EQ(chosen.exit_code, 0) << chosen.err;
+  EXPECT_EQ(json::parse(chosen.out)["rent_offer"]["id"], "lambda-gpu-8x-a100-80gb-sxm4-us-east-1");
+}
+
+}  // namespace
+}  // namespace gpuplan::usage
