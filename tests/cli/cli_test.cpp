@@ -796,7 +796,9 @@ TEST(CliTest, UsageSynthThenAnalyseGivesHeatmapPatternAndCosts) {
   const std::string dir = temp_dir();
   CliResult synth = run_gpuplan("usage synth --pattern nightly-peak --gpus 4 --days 7 --interval 5min --output " + sh_quote(dir + "/n.csv"));
   ASSERT_EQ(synth.exit_code, 0) << synth.err;
-  CliResult r = run_gpuplan("usage " + sh_quote(dir + "/n.csv") + " --format json --write-demand " + sh_quote(dir + "/demand.csv"));
+  // PCIe cards, bought one by one (an HGX board would be owned whole or not at all).
+  CliResult r = run_gpuplan("usage " + sh_quote(dir + "/n.csv") + " --gpu a100-80gb-pcie --format json --write-demand " +
+                            sh_quote(dir + "/demand.csv"));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   json j = parse_json(r);
   EXPECT_EQ(j["hours"], 168);

@@ -97,8 +97,11 @@ TEST(UsageTest, SteadyProfileBuys) {
   EXPECT_EQ(*r.recommendation_why[0].value("strategy"), "buy");
 }
 
-TEST(UsageTest, NightlyPeakLooksHybridAndOwnsHalfTheGpus) {
-  UsageResult r = analyse(synth_hours(SynthPattern::kNightlyPeak, 14), {}, default_catalog());
+TEST(UsageTest, NightlyPeakLooksHybridAndOwnsHalfThePcieGpus) {
+  // PCIe cards are bought one by one, so the hybrid may own any number of them.
+  Options pcie;
+  pcie.gpu = "a100-80gb-pcie";
+  UsageResult r = analyse(synth_hours(SynthPattern::kNightlyPeak, 14), pcie, default_catalog());
   EXPECT_EQ(r.pattern.verdict, "hybrid");
   // 4 GPUs busy all day, all 8 from 20:00 to 24:00: demand 4 or 8.
   ASSERT_EQ(r.demand.size(), 14u * 24);
@@ -119,6 +122,16 @@ TEST(UsageTest, NightlyPeakLooksHybridAndOwnsHalfTheGpus) {
   ASSERT_TRUE(r.costs.has_value());
   EXPECT_EQ(r.costs->demand_description,
             Phrase("usage.demand.measured").fact("hours", "336").fact("gpus", "8").fact("horizon", "26,280"));
+}
+
+TEST(UsageTest, NightlyPeakOnSxmOwnsTheWholeBoardOrNone) {
+  // The same profile on SXM cards: an HGX board is only sold with all 8, so owning half is not a
+  // choice. Owning the board beats renting the 4 baseline GPUs around the clock plus the peak.
+  UsageResult r = analyse(synth_hours(SynthPattern::kNightlyPeak, 14), {}, default_catalog());
+  EXPECT_EQ(r.pattern.verdict, "hybrid");
+  EXPECT_EQ(r.unit_gpus, 8);
+  EXPECT_EQ(r.recommendation, "buy");
+  EXPECT_EQ(r.owned_gpus, 8);
 }
 
 TEST(UsageTest, WithoutACloudOfferThereIsNoCostAnswerAndItSaysWhy) {
