@@ -117,13 +117,18 @@ void judge_rack(const VendorQuote& q, const Catalog& cat, std::vector<Finding>& 
     return;
   }
   const double fraction = cat.threshold("rack.continuous_fraction");
-  const double continuous = rack.current_a * *volts * fraction;
+  const double capacity = rack.current_a * *volts;
+  const double continuous = capacity * fraction;
   if (peak <= continuous) return;
-  // With no platform line the whole quote is taken as one server: an assumption, so it warns.
-  Finding f = power.platform_priced ? term_finding(q, "rack", "contract.rack", Severity::kFail, "over", source)
-                                    : term_finding(q, "rack", "contract.rack", Severity::kWarn, "over_assumed", source);
+  // As power.rack judges the same peak: over the breaker's rating fails, over the continuous-load
+  // share only warns. With no platform line the whole quote is taken as one server: an
+  // assumption, so it warns.
+  Finding f = !power.platform_priced ? term_finding(q, "rack", "contract.rack", Severity::kWarn, "over_assumed", source)
+              : peak > capacity      ? term_finding(q, "rack", "contract.rack", Severity::kFail, "over", source)
+                                     : term_finding(q, "rack", "contract.rack", Severity::kWarn, "near", source);
   f.fact("amps", figure(rack.current_a))
       .fact("volts", figure(*volts))
+      .fact("capacity", format_watts(capacity))
       .fact("continuous", format_watts(continuous))
       .fact("fraction", format_number(fraction * 100) + "%")
       .fact("peak", format_watts(peak))

@@ -132,6 +132,21 @@ TEST(ContractAuditTest, EightAmpRackFailsForEightSxm) {
   EXPECT_EQ(*testing::fact_in(out[0].notes[0], "items"), "Rack cabling kit");
 }
 
+TEST(ContractAuditTest, ThirtyTwoAmpRackWarnsOverItsContinuousShareAsPowerRackDoes) {
+  // 32 A × 220 V = 7,040 W rating, × 0.8 = 5,632 W continuous; the HGX A100 peaks at 6,500 W:
+  // within the rating, over the continuous share, so warn (power.rack judges the same way).
+  VendorQuote q = clean_quote();
+  q.terms.rack = RackTerm{32, 220};
+  q.terms.written["rack"] = {"32A 220V", 29};
+  const auto out = findings_with_id(judged(q), "contract.rack");
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].severity, Severity::kWarn);
+  EXPECT_EQ(out[0].variant, "near");
+  EXPECT_EQ(fact(out[0], "capacity"), "7,040 W");
+  EXPECT_EQ(fact(out[0], "continuous"), "5,632 W");
+  EXPECT_EQ(fact(out[0], "peak"), "6,500 W");
+}
+
 TEST(ContractAuditTest, RackWithoutVoltageIsJudgedAtTheCatalogsStandardVoltage) {
   VendorQuote q = clean_quote();
   q.terms.rack = RackTerm{16, std::nullopt};  // 16 × 220 × 0.8 = 2,816 W < 6,500 W
