@@ -49,6 +49,7 @@ struct OwnedCosts {
 struct RentOffers {
   std::optional<Range> on_demand_gpu_hour;  // CNY per GPU-hour
   std::optional<Range> monthly_gpu;         // CNY per GPU-month, held for whole months
+  int monthly_unit_gpus = 1;                // monthly rent is held in whole servers of this many GPUs
   std::optional<Range> spot_gpu_hour;
   Range spot_overhead;                     // extra GPU-hours lost to interruptions, fraction
   std::optional<Range> reserved_gpu_hour;  // committed for the whole horizon at peak demand

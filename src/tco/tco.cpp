@@ -109,7 +109,8 @@ struct DemandStats {
   }
 };
 
-DemandStats stats_of(const std::vector<double>& demand, size_t begin, size_t end, double owned, double hybrid_b) {
+DemandStats stats_of(const std::vector<double>& demand, size_t begin, size_t end, double owned, double hybrid_b,
+                     int rent_unit) {
   DemandStats s;
   double peak = 0;
   for (size_t h = begin; h < end; ++h) {
@@ -122,7 +123,9 @@ DemandStats stats_of(const std::vector<double>& demand, size_t begin, size_t end
     peak = std::max(peak, d);
   }
   s.hours = static_cast<double>(end - begin);
-  s.peak_gpu_months = std::ceil(peak - 1e-9) * s.hours / kHoursPerMonth;
+  // Monthly rent is held in whole servers: the month's peak rounded up to the server's GPUs.
+  const double unit = std::max(1, rent_unit);
+  s.peak_gpu_months = std::ceil(std::ceil(peak - 1e-9) / unit) * unit * s.hours / kHoursPerMonth;
   return s;
 }
 
@@ -131,7 +134,7 @@ std::vector<DemandStats> monthly_stats(const Scenario& sc, double hybrid_b) {
   const size_t n = sc.demand.size();
   for (size_t begin = 0; begin < n; begin += static_cast<size_t>(kHoursPerMonth))
     months.push_back(stats_of(sc.demand, begin, std::min(n, begin + static_cast<size_t>(kHoursPerMonth)),
-                              sc.owned.gpus, hybrid_b));
+                              sc.owned.gpus, hybrid_b, sc.rent.monthly_unit_gpus));
   return months;
 }
 
@@ -328,7 +331,7 @@ std::string pct(double f) { return format_number(f * 100, 1) + "%"; }
 
 double hybrid_total(const Scenario& sc, int owned_gpus) {
   const Inputs in = inputs_of(sc);
-  DemandStats s = stats_of(sc.demand, 0, sc.demand.size(), sc.owned.gpus, owned_gpus);
+  DemandStats s = stats_of(sc.demand, 0, sc.demand.size(), sc.owned.gpus, owned_gpus, sc.rent.monthly_unit_gpus);
   return totals(sc, in.mid(), in.book_value_residual, owned_gpus, peak_of(sc.demand), s)[kHybrid];
 }
 
@@ -340,7 +343,7 @@ HybridResult optimal_hybrid(const Scenario& sc) {
   std::sort(sorted.begin(), sorted.end());
   std::vector<double> prefix(sorted.size() + 1, 0);
   for (size_t i = 0; i < sorted.size(); ++i) prefix[i + 1] = prefix[i] + sorted[i];
-  DemandStats base = stats_of(sc.demand, 0, sc.demand.size(), sc.owned.gpus, 0);
+  DemandStats base = stats_of(sc.demand, 0, sc.demand.size(), sc.owned.gpus, 0, sc.rent.monthly_unit_gpus);
   const double peak = peak_of(sc.demand);
   HybridResult r;
   // Whole purchasable units only (8 on an HGX board), up to the first multiple at or above the peak.
@@ -364,7 +367,7 @@ HybridResult optimal_hybrid(const Scenario& sc) {
 double monte_carlo_probability(const Scenario& sc, int draws, unsigned seed) {
   const Inputs in = inputs_of(sc);
   const HybridResult hybrid = optimal_hybrid(sc);
-  const DemandStats s = stats_of(sc.demand, 0, sc.demand.size(), sc.owned.gpus, hybrid.owned_gpus);
+  const DemandStats s = stats_of(sc.demand, 0, sc.demand.size(), sc.owned.gpus, hybrid.owned_gpus, sc.rent.monthly_unit_gpus);
   MonteCarlo mc = monte_carlo(sc, in, hybrid.owned_gpus, peak_of(sc.demand), s, draws, seed, false);
   return draws > 0 ? static_cast<double>(mc.buy_wins) / draws : 0;
 }

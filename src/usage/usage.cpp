@@ -147,7 +147,10 @@ std::optional<MonthlyRent> monthly_rent(const plan::Quote& q, int nodes, const U
   m.breakeven_hours = hourly.gpu_hour_cny > 0 ? m.gpu_month.mid() / hourly.gpu_hour_cny : 0;
   double busy = 0;
   for (double d : r.demand) busy += d;
-  const double gpu_months = r.gpus * static_cast<double>(r.hours) / tco::kHoursPerMonth;
+  // Busy hours per rented GPU-month: whole servers are rented, so their idle GPUs count too.
+  const int unit = std::max(1, q.market->gpus);
+  const int rented = (r.gpus + unit - 1) / unit * unit;
+  const double gpu_months = rented * static_cast<double>(r.hours) / tco::kHoursPerMonth;
   m.busy_hours = gpu_months > 0 ? busy / gpu_months : 0;
   return m;
 }
@@ -192,6 +195,7 @@ Result<Priced> catalog_prices(const UsageResult& r, const Options& o, const cata
     out.rent.basis = "monthly";
     out.sc.rent = tco::RentOffers{};
     out.sc.rent.monthly_gpu = out.rent.monthly->gpu_month;
+    out.sc.rent.monthly_unit_gpus = std::max(1, q.market->gpus);
     out.sc.rent.source = out.rent.monthly->entry->source;
   }
   return out;
