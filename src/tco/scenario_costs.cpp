@@ -1,8 +1,11 @@
 // The scenario parser's cost sections: `owned` (bought outright, from a quote config, a catalog
 // GPU or the user's figures), `rent` (prices per GPU or per server, or a catalog cloud offer)
 // and `transfer` (data moved and stored, with its units).
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <array>
+#include <cmath>
 
 #include "core/text.h"
 #include "plan/config.h"
@@ -35,6 +38,8 @@ const std::vector<std::string> kTransferKeys = {
     "units",   "egress_per_month",       "ingress_per_month", "egress_price_gb", "ingress_price_gb",
     "storage", "storage_price_gb_month", "one_off_in",        "one_off_out"};
 const std::vector<std::string> kDataUnits = {"GB", "TB", "PB"};
+// Above this an amount (GB, engineer-weeks, a CNY figure per unit) is a typo: 1e12 GB is an exabyte.
+constexpr double kImplausible = 1e12;
 
 // A rent price given per GPU, or per server and divided by gpus_per_server.
 struct RentPriceKeys {
@@ -56,6 +61,14 @@ std::vector<std::string> rent_keys() {
     keys.push_back(p.per_server);
   }
   return keys;
+}
+
+// A cost figure times the amount it prices must stay a number: 1e308 of anything is a typo,
+// and an infinite line would print ¥inf and pick a wrong cheapest strategy.
+void finite_product(const YamlReader& r, const YAML::Node& n, const std::string& field, double a, double b) {
+  if (!std::isfinite(a * b) || a > kImplausible || b > kImplausible)
+    r.fail(n, field, "error.yaml.implausible",
+           {{"got", n.IsScalar() ? n.Scalar() : fmt::format("{}", std::max(a, b))}});
 }
 
 }  // namespace
@@ -161,6 +174,11 @@ void ScenarioParser::residual(const YAML::Node& n, const std::string& gpu_id, Ow
     } else {
       o.residual = r_.range(res, "owned.residual");
     }
+    // Resale cannot return more than was paid: a residual above the purchase makes buying pay.
+    if (o.residual->high > o.purchase.high)
+      r_.fail(res, "owned.residual", "error.scenario.residual_above_purchase",
+              {{"got", res.IsScalar() ? res.Scalar() : format_number(o.residual->high)},
+               {"purchase", format_number(o.purchase.high)}});
     return;
   }
   // The band prices used *cards* [S0 §4.4]; the rest of a server (chassis, CPUs, memory) has no
@@ -260,6 +278,21 @@ Transfer ScenarioParser::transfer(const YAML::Node& n) const {
   t.storage_gb_month = optional_range(n["storage_price_gb_month"], "transfer.storage_price_gb_month", {});
   if (const auto a = n["one_off_in"]) t.gb_one_off_in = gigabytes(a, "transfer.one_off_in", units, t.binary_units);
   if (const auto a = n["one_off_out"]) t.gb_one_off_out = gigabytes(a, "transfer.one_off_out", units, t.binary_units);
+  const struct {
+    const char* amount_key;
+    const char* price_key;
+    double gb;
+    const Range& price;
+  } priced[] = {{"egress_per_month", "egress_price_gb", t.gb_out_per_month, t.price_out_gb},
+                {"ingress_per_month", "ingress_price_gb", t.gb_in_per_month, t.price_in_gb},
+                {"storage", "storage_price_gb_month", t.storage_gb, t.storage_gb_month},
+                {"one_off_in", "ingress_price_gb", t.gb_one_off_in, t.price_in_gb},
+                {"one_off_out", "egress_price_gb", t.gb_one_off_out, t.price_out_gb}};
+  for (const auto& p : priced) {
+    if (const auto a = n[p.amount_key]) finite_product(r_, a, std::string("transfer.") + p.amount_key, p.gb, 1);
+    if (const auto c = n[p.price_key])
+      finite_product(r_, c, std::string("transfer.") + p.price_key, p.gb, p.price.high);
+  }
   return t;
 }
 
@@ -273,7 +306,10 @@ ExitCosts ScenarioParser::exit(const YAML::Node& n) const {
   if (!cost) r_.fail(n, "exit.engineer_week_cost", Phrase("error.scenario.exit_cost_missing"));
   e.engineer_weeks = r_.number(weeks, "exit.engineer_weeks");
   if (e.engineer_weeks < 0) r_.fail(weeks, "exit.engineer_weeks", "error.scenario.negative", {{"got", weeks.Scalar()}});
+  if (e.engineer_weeks > 100000)
+    r_.fail(weeks, "exit.engineer_weeks", "error.yaml.implausible", {{"got", weeks.Scalar()}});
   e.engineer_week_cost = r_.range(cost, "exit.engineer_week_cost");
+  finite_product(r_, cost, "exit.engineer_week_cost", e.engineer_weeks, e.engineer_week_cost.high);
   return e;
 }
 

@@ -228,6 +228,8 @@ constexpr Words kWords[] = {
   {"error.scenario.unit_server_unknown", "server needs owned.config or owned.platform to know a server's GPUs",
                                          "server 需要 owned.config 或 owned.platform 才能知道每台服务器的 GPU 数"},
   {"error.scenario.exit_weeks_missing", "missing: the engineer-weeks leaving the cloud takes", "缺少：迁离云端所需的工程师人周数"},
+  {"error.scenario.residual_above_purchase", "is more than the purchase (got {got}; the purchase is at most {purchase}): resale cannot return more than was paid",
+   "高于购置价（实际为 {got}；购置价最多 {purchase}）：转售所得不会超过买价"},
   {"error.scenario.exit_cost_missing", "missing: the cost of an engineer-week, CNY", "缺少：每个工程师人周的费用（人民币）"},
   {"error.scenario.owned_power_missing", "missing: the owned fleet's peak power in kW (or give gpu or config)",
                                          "缺少：自有设备的峰值功耗，单位 kW（或给出 gpu 或 config）"},

@@ -1,0 +1,64 @@
+// Review fixes on the TCO scenario: figures large enough to overflow a cost line (1e308 of
+// anything) and a residual above the purchase are errors at file:line:field, not ¥inf or a
+// negative purchase.
+#include <gtest/gtest.h>
+
+#include "tco/scenario.h"
+#include "test_support.h"
+
+namespace gpuplan::tco {
+namespace {
+
+using testing::default_catalog;
+
+// Line 1 horizon, 2 owned, 3 rent, 4 demand, line 5 the section under test.
+const std::string kBase =
+    "horizon: 36 months\n"
+    "owned: {gpus: 2, price: 1000000, power_kw: 0}\nrent: {on_demand_gpu_hour: 12.8}\ndemand: {utilization: 50%}\n";
+
+struct BadCase {
+  std::string yaml;
+  std::string field;
+  std::string key;
+};
+
+TEST(TcoReviewTest, OverflowingFiguresAreErrorsNamingTheField) {
+  const std::vector<BadCase> cases = {
+      {"exit: {engineer_weeks: 1e308, engineer_week_cost: 20000}\n", "exit.engineer_weeks", "error.yaml.implausible"},
+      {"exit: {engineer_weeks: 18, engineer_week_cost: 1e308}\n", "exit.engineer_week_cost", "error.yaml.implausible"},
+      {"transfer: {units: decimal, one_off_in: 1e300 PB}\n", "transfer.one_off_in", "error.yaml.implausible"},
+      {"transfer: {units: decimal, one_off_out: 100 TB, egress_price_gb: [1e308, 1e308]}\n", "transfer.egress_price_gb",
+       "error.yaml.implausible"},
+      {"transfer: {egress_per_month: 1e300}\n", "transfer.egress_per_month", "error.yaml.implausible"},
+  };
+  for (const BadCase& c : cases) {
+    auto r = parse_scenario(kBase + c.yaml, "s.yaml", default_catalog());
+    ASSERT_FALSE(r.ok()) << c.yaml;
+    EXPECT_EQ(r.error().file, "s.yaml") << c.yaml;
+    EXPECT_EQ(r.error().line, 5) << c.yaml;
+    EXPECT_EQ(r.error().field, c.field) << c.yaml;
+    EXPECT_EQ(r.error().message.key, c.key) << c.yaml;
+  }
+}
+
+// A residual above what was paid (¥2,000,000 on ¥1,000,000, or 1e308) would make the buy total
+// negative: an error at owned.residual.
+TEST(TcoReviewTest, ResidualAbovePurchaseIsAnError) {
+  for (const char* residual : {"2000000", "1e308", "[500000, 1000001]"}) {
+    const std::string yaml =
+        std::string("horizon: 36 months\nowned: {gpus: 2, price: 1000000, power_kw: 0,\n  residual: ") + residual +
+        "}\nrent: {on_demand_gpu_hour: 12.8}\ndemand: {utilization: 50%}\n";
+    auto r = parse_scenario(yaml, "s.yaml", default_catalog());
+    ASSERT_FALSE(r.ok()) << residual;
+    EXPECT_EQ(r.error().line, 3) << residual;
+    EXPECT_EQ(r.error().field, "owned.residual") << residual;
+    EXPECT_EQ(r.error().message.key, "error.scenario.residual_above_purchase") << residual;
+  }
+  EXPECT_TRUE(parse_scenario("horizon: 36 months\nowned: {gpus: 2, price: 1000000, power_kw: 0, residual: 1000000}\n"
+                             "rent: {on_demand_gpu_hour: 12.8}\ndemand: {utilization: 50%}\n",
+                             "s.yaml", default_catalog())
+                  .ok());
+}
+
+}  // namespace
+}  // namespace gpuplan::tco
