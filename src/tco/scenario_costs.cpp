@@ -160,6 +160,10 @@ void ScenarioParser::unit(const YAML::Node& n, const std::string& platform_id, i
   if (platform_unit > 1) {
     o.unit_gpus = platform_unit;
     o.unit_basis = "platform";
+    // 12 GPUs on 8-GPU boards cannot be bought: the hybrid's share would outgrow the purchase.
+    if (o.gpus % platform_unit != 0)
+      r_.fail(n["gpus"] ? n["gpus"] : n, "owned.gpus", "error.scenario.gpus_not_whole_units",
+              {{"gpus", std::to_string(o.gpus)}, {"unit", std::to_string(platform_unit)}, {"platform", platform_id}});
   }
 }
 

@@ -36,12 +36,24 @@ enum Input {
   kInputCount
 };
 
-constexpr std::array<const char*, kInputCount> kInputNames = {
-    "owned.price",          "owned.residual",       "owned.power_kw",          "owned.electricity_per_kwh",
-    "owned.pue",            "owned.rack_monthly",   "owned.staff_monthly",     "owned.licences_yearly",
-    "owned.support_yearly", "rent.on_demand_gpu_hour", "rent.monthly_gpu",     "rent.spot_gpu_hour",
-    "rent.spot_overhead",   "rent.reserved_gpu_hour", "transfer.egress_price_gb", "transfer.ingress_price_gb",
-    "transfer.storage_price_gb_month", "exit.engineer_week_cost"};
+constexpr std::array<const char*, kInputCount> kInputNames = {"owned.price",
+                                                              "owned.residual",
+                                                              "owned.power_kw",
+                                                              "owned.electricity_per_kwh",
+                                                              "owned.pue",
+                                                              "owned.rack_monthly",
+                                                              "owned.staff_monthly",
+                                                              "owned.licences_yearly",
+                                                              "owned.support_yearly",
+                                                              "rent.on_demand_gpu_hour",
+                                                              "rent.monthly_gpu",
+                                                              "rent.spot_gpu_hour",
+                                                              "rent.spot_overhead",
+                                                              "rent.reserved_gpu_hour",
+                                                              "transfer.egress_price_gb",
+                                                              "transfer.ingress_price_gb",
+                                                              "transfer.storage_price_gb_month",
+                                                              "exit.engineer_week_cost"};
 
 using Values = std::array<double, kInputCount>;
 
@@ -65,8 +77,10 @@ Inputs inputs_of(const Scenario& s) {
   };
   const OwnedCosts& o = s.owned;
   set(kPurchase, o.purchase);
-  if (o.residual) set(kResidual, *o.residual);
-  else in.book_value_residual = true;
+  if (o.residual)
+    set(kResidual, *o.residual);
+  else
+    in.book_value_residual = true;
   set(kPowerKw, o.power_kw);
   set(kElectricity, o.electricity_kwh);
   set(kPue, o.pue);
@@ -133,8 +147,8 @@ std::vector<DemandStats> monthly_stats(const Scenario& sc, double hybrid_b) {
   std::vector<DemandStats> months;
   const size_t n = sc.demand.size();
   for (size_t begin = 0; begin < n; begin += static_cast<size_t>(kHoursPerMonth))
-    months.push_back(stats_of(sc.demand, begin, std::min(n, begin + static_cast<size_t>(kHoursPerMonth)),
-                              sc.owned.gpus, hybrid_b, sc.rent.monthly_unit_gpus));
+    months.push_back(stats_of(sc.demand, begin, std::min(n, begin + static_cast<size_t>(kHoursPerMonth)), sc.owned.gpus,
+                              hybrid_b, sc.rent.monthly_unit_gpus));
   return months;
 }
 
@@ -150,13 +164,20 @@ constexpr std::array<const char*, kStrategyCount> kStrategyIds = {"buy",  "rent_
 
 bool strategy_available(Strategy st, const Inputs& in, const Scenario& sc) {
   switch (st) {
-    case kBuy: return sc.owned.gpus > 0;
-    case kRentMonthly: return in.present[kMonthly];
-    case kRentHourly: return in.present[kOnDemand];
-    case kSpotStrategy: return in.present[kSpot];
-    case kReservedStrategy: return in.present[kReserved];
-    case kHybrid: return sc.owned.gpus > 0 && in.present[kOnDemand];
-    case kStrategyCount: break;
+    case kBuy:
+      return sc.owned.gpus > 0;
+    case kRentMonthly:
+      return in.present[kMonthly];
+    case kRentHourly:
+      return in.present[kOnDemand];
+    case kSpotStrategy:
+      return in.present[kSpot];
+    case kReservedStrategy:
+      return in.present[kReserved];
+    case kHybrid:
+      return sc.owned.gpus > 0 && in.present[kOnDemand];
+    case kStrategyCount:
+      break;
   }
   return false;
 }
@@ -274,8 +295,8 @@ double total_of(const std::vector<CostLine>& lines) {
 }
 
 // Totals of every strategy for one set of input values, from the horizon's demand stats.
-std::array<double, kStrategyCount> totals(const Scenario& sc, const Values& v, bool book_value, double b,
-                                          double peak, const DemandStats& s) {
+std::array<double, kStrategyCount> totals(const Scenario& sc, const Values& v, bool book_value, double b, double peak,
+                                          const DemandStats& s) {
   Model m(sc, v, b, book_value);
   m.reserved_peak = peak;
   Costs c = m.running(s);
@@ -324,8 +345,12 @@ MonteCarlo monte_carlo(const Scenario& sc, const Inputs& in, double b, double pe
   return mc;
 }
 
-std::string money(double v) { return format_money(v, "CNY"); }
-std::string pct(double f) { return format_number(f * 100, 1) + "%"; }
+std::string money(double v) {
+  return format_money(v, "CNY");
+}
+std::string pct(double f) {
+  return format_number(f * 100, 1) + "%";
+}
 
 }  // namespace
 
@@ -348,7 +373,8 @@ HybridResult optimal_hybrid(const Scenario& sc) {
   HybridResult r;
   // Whole purchasable units only (8 on an HGX board), up to the first multiple at or above the peak.
   const int unit = std::max(1, sc.owned.unit_gpus);
-  const int top = static_cast<int>(std::ceil(peak / unit - 1e-9)) * unit;
+  // Never more than the purchase: the owned share is priced as a share of it.
+  const int top = std::min(static_cast<int>(std::ceil(peak / unit - 1e-9)) * unit, std::max(unit, sc.owned.gpus));
   for (int b = 0; b <= top; b += unit) {
     size_t below = std::upper_bound(sorted.begin(), sorted.end(), static_cast<double>(b)) - sorted.begin();
     DemandStats s = base;
@@ -367,7 +393,8 @@ HybridResult optimal_hybrid(const Scenario& sc) {
 double monte_carlo_probability(const Scenario& sc, int draws, unsigned seed) {
   const Inputs in = inputs_of(sc);
   const HybridResult hybrid = optimal_hybrid(sc);
-  const DemandStats s = stats_of(sc.demand, 0, sc.demand.size(), sc.owned.gpus, hybrid.owned_gpus, sc.rent.monthly_unit_gpus);
+  const DemandStats s =
+      stats_of(sc.demand, 0, sc.demand.size(), sc.owned.gpus, hybrid.owned_gpus, sc.rent.monthly_unit_gpus);
   MonteCarlo mc = monte_carlo(sc, in, hybrid.owned_gpus, peak_of(sc.demand), s, draws, seed, false);
   return draws > 0 ? static_cast<double>(mc.buy_wins) / draws : 0;
 }

@@ -60,5 +60,23 @@ TEST(TcoReviewTest, ResidualAbovePurchaseIsAnError) {
                   .ok());
 }
 
+// HGX A100 boards are sold with 8 GPUs mounted (catalog purchase_unit_gpus): 12 GPUs is 1.5
+// boards, which cannot be bought; 16 can.
+TEST(TcoReviewTest, OwnedGpusMustBeWholeUnits) {
+  const std::string rest = "rent: {on_demand_gpu_hour: 12.8}\ndemand: {utilization: 50%}\n";
+  auto r = parse_scenario(
+      "horizon: 36 months\nowned: {gpus: 12, price: 1200000, platform: hgx-a100-8gpu, power_kw: 0}\n" + rest, "s.yaml",
+      default_catalog());
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().line, 2);
+  EXPECT_EQ(r.error().field, "owned.gpus");
+  EXPECT_EQ(r.error().message.key, "error.scenario.gpus_not_whole_units");
+  auto ok = parse_scenario(
+      "horizon: 36 months\nowned: {gpus: 16, price: 1600000, platform: hgx-a100-8gpu, power_kw: 0}\n" + rest, "s.yaml",
+      default_catalog());
+  ASSERT_TRUE(ok.ok()) << ok.error().str();
+  EXPECT_EQ(ok->owned.unit_gpus, 8);
+}
+
 }  // namespace
 }  // namespace gpuplan::tco

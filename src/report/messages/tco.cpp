@@ -25,6 +25,8 @@ constexpr Words kWords[] = {
                             "残值：按 {life} 个月直线折旧的账面价值（residual: book），并非转售价格。"},
   {"tco.why.unit_platform", "The hybrid owns whole units of {gpus} GPUs: the platform's board is only sold populated.",
                             "混合方案按整单元持有，每单元 {gpus} 块 GPU：该平台的基板只整板出售。"},
+  {"error.scenario.gpus_not_whole_units", "{gpus} GPUs is not a whole number of {unit}-GPU units: {platform}'s GPUs are sold only mounted on the board, so own a multiple of {unit}",
+   "{gpus} 块 GPU 不是整数个 {unit} 卡单元：{platform} 的 GPU 只随基板整套出售，自有数量须为 {unit} 的倍数"},
   {"tco.why.unit_server", "The hybrid owns whole servers of {gpus} GPUs (owned.unit: server).",
                           "混合方案按整台服务器持有，每台 {gpus} 块 GPU（owned.unit: server）。"},
   // The rule of thumb, SPEC E7 (tco/rule_of_thumb.cpp)
