@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 
 #include "core/money.h"
 
@@ -33,6 +34,8 @@ int from_numbers(const catalog::Catalog& cat, const Scenario& sc, double utiliza
   // Bursty: the peak stands far above the mean (e.g. 8 GPUs two days a week: 8 against 2.3).
   const double ratio = mean > 0 ? peak / mean : 0;
   const bool bursty = mean > 0 && ratio >= cat.threshold("tco.bursty_peak_to_mean");
+  // Compared at the displayed precision (0.1%): a sum a hair under 30% must not read "30.0% is below 30.0%".
+  utilization = std::round(utilization * 1000) / 1000;
   if (utilization < rent_below) {
     why.push_back(Phrase("tco.rule.low").fact("utilization", pct(utilization)).fact("limit", pct(rent_below)));
     return 0;

@@ -3,6 +3,7 @@
 // negative purchase.
 #include <gtest/gtest.h>
 
+#include "tco/rule_of_thumb.h"
 #include "tco/scenario.h"
 #include "test_support.h"
 
@@ -76,6 +77,20 @@ TEST(TcoReviewTest, OwnedGpusMustBeWholeUnits) {
       default_catalog());
   ASSERT_TRUE(ok.ok()) << ok.error().str();
   EXPECT_EQ(ok->owned.unit_gpus, 8);
+}
+
+// A utilization summed a hair under 30% (0.3 - 1e-12) displays as 30.0%: compared at that
+// precision it is not "below 30.0%" (catalog tco.rent_below_utilization 0.3).
+TEST(TcoReviewTest, RuleOfThumbComparesAtTheDisplayedPrecision) {
+  Scenario s;
+  s.horizon_hours = 36 * kHoursPerMonth;
+  s.owned.gpus = 8;
+  const RuleOfThumb near = rule_of_thumb(default_catalog(), s, 0.3 - 1e-12, 2.4, 2.4);
+  ASSERT_FALSE(near.why.empty());
+  EXPECT_NE(near.why.front().key, "tco.rule.low");
+  const RuleOfThumb below = rule_of_thumb(default_catalog(), s, 0.2994, 2.4, 2.4);  // shows 29.9%
+  ASSERT_FALSE(below.why.empty());
+  EXPECT_EQ(below.why.front().key, "tco.rule.low");
 }
 
 }  // namespace

@@ -164,8 +164,8 @@ constexpr Words kWords[] = {
   {"usage.why.no_costs", "no cost answer: {why}", "无法给出成本结论：{why}"},
   {"usage.why.beyond_owned", "a GPU beyond the {owned} owned would be busy {share} of hours: renting those hours is cheaper",
                              "自有 {owned} 块之外的 GPU 只有 {share} 的时间忙碌：租用这些小时更便宜"},
-  {"usage.why.rule_differs", "the rule of thumb says {verdict}; the cost answer prices the measured hours with the offers above",
-                             "经验法则建议{verdict}；成本结论按上面的报价为实测的每个小时计价"},
+  {"usage.why.rule_differs", "the usage pattern says {verdict}; the cost answer prices the measured hours with the offers above",
+                             "使用模式建议{verdict}；成本结论按上面的报价为实测的每个小时计价"},
   {"usage.demand.measured", "measured: {hours} h of {gpus} GPUs, repeated over {horizon} h",
                             "实测：{gpus} 块 GPU 的 {hours} 小时数据，在 {horizon} 小时内循环重复"},
   // … what renting was priced at, and the owned units (report/usage_render.cpp, UsageResult::rent)
