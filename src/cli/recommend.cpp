@@ -1,6 +1,7 @@
 // gpuplan recommend: a workload (flags or a workload file) → the configuration that fits, priced.
 #include "plan/recommend.h"
 
+#include <cmath>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -48,7 +49,8 @@ Result<plan::Workload> workload_of(const plan::WorkloadFields& a) {
     w.concurrency = *a.concurrency;
   }
   if (a.latency_ms) {
-    if (*a.latency_ms <= 0) return above("--latency-ms", *a.latency_ms);
+    // NaN and infinity are no tolerance: `<= 0` alone lets NaN through.
+    if (!(*a.latency_ms > 0) || !std::isfinite(*a.latency_ms)) return above("--latency-ms", *a.latency_ms);
     w.latency_ms = a.latency_ms;
   }
   if (a.dataset_tb) {

@@ -192,9 +192,18 @@ const Entry* find_rule(const Workload& w, const Catalog& cat) {
   return nullptr;
 }
 
+// The most GPUs any catalog platform holds in one node.
+int largest_node_gpus(const Catalog& cat) {
+  int most = 0;
+  for (const Entry* p : cat.of_kind("platform")) most = std::max(most, static_cast<int>(p->number("max_gpus")));
+  return most;
+}
+
 // 2b. Latency: a decode step reads every weight once, so one token takes at least the weights on
 // a GPU ÷ its memory bandwidth (the family's slowest card: the platform picks the card later);
-// tensor parallelism over more GPUs splits the weights. The GPUs that keep a token within tolerance.
+// tensor parallelism over more GPUs splits the weights. The GPUs that keep a token within tolerance,
+// at most one node's worth: tensor parallelism stays inside a node (its NVLink/NVSwitch), so a
+// tolerance beyond that is a warning naming the best time per token, not more nodes.
 int gpus_for_latency(const Workload& w, const Catalog& cat, const std::vector<const Entry*>& family,
                      Recommendation& rec) {
   const Entry* slowest = family.front();
@@ -203,16 +212,25 @@ int gpus_for_latency(const Workload& w, const Catalog& cat, const std::vector<co
   const double bandwidth = slowest->number("memory_bandwidth_gbs");
   const double weights_gb = w.params_b * cat.threshold("recommend.bytes_per_param_inference");
   const double step_ms = weights_gb / bandwidth * 1000;
-  const int gpus = std::max(1, static_cast<int>(std::ceil(step_ms / *w.latency_ms - 1e-9)));
+  const int cap = std::max(1, largest_node_gpus(cat));
+  // In double: a tiny tolerance must not overflow an int; NaN fails the comparison and is capped.
+  const double wanted = std::max(1.0, std::ceil(step_ms / *w.latency_ms - 1e-9));
+  const bool reachable = wanted <= cap;
+  const int gpus = reachable ? static_cast<int>(wanted) : cap;
   Finding f = reason("recommend.latency");
   f.source = "nvidia-a100-datasheet";
-  if (gpus == 1) f.variant = "within";
+  if (!reachable) {
+    f.severity = Severity::kWarn;
+    f.variant = "unreachable";
+  } else if (gpus == 1) {
+    f.variant = "within";
+  }
   f.fact("weights", format_figure(weights_gb, 1) + " GB")
       .fact("bandwidth", num(bandwidth) + " GB/s")
       .fact("gpu", slowest->name, slowest->display_name_zh())
       .fact("step", format_figure(step_ms, 2) + " ms")
       .fact("latency", format_figure(*w.latency_ms, 2))
-      .fact("gpus", std::to_string(gpus))
+      .fact("gpus", num(gpus))
       .fact("share", format_figure(weights_gb / gpus, 1) + " GB")
       .fact("split", format_figure(step_ms / gpus, 2) + " ms");
   rec.why.push_back(f);
@@ -234,9 +252,7 @@ void size_gpus(const Workload& w, const Catalog& cat, const std::vector<const En
         gpu_memory_gb, cat);
   rec.why.push_back(fit.why);
   const int latency_gpus = w.task == Task::kInference && w.latency_ms ? gpus_for_latency(w, cat, family, rec) : 1;
-  int max_per_node = 0;
-  for (const Entry* p : cat.of_kind("platform"))
-    max_per_node = std::max(max_per_node, static_cast<int>(p->number("max_gpus")));
+  const int max_per_node = largest_node_gpus(cat);
   const int total = std::max({gpus * nodes, fit.gpus, latency_gpus});
   if (total <= max_per_node && nodes == 1) {
     gpus = total;

@@ -1,0 +1,82 @@
+// recommend: the review's findings on the memory-arithmetic recommendation (issue 14). Every
+// expected figure is worked by hand from the catalog (catalog/threshold.yaml, gpu.yaml,
+// platform.yaml, model_shape.yaml): inference 2 bytes a weight, 2 bytes a KV value; the A100 80GB
+// PCIe reads 1,935 GB/s; the largest platform holds 8 GPUs.
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "plan/model_memory.h"
+#include "plan/recommend.h"
+#include "test_support.h"
+
+namespace gpuplan::plan {
+namespace {
+
+using gpuplan::testing::default_catalog;
+using gpuplan::testing::findings_with_id;
+using gpuplan::testing::run_gpuplan;
+
+Recommendation review_rec(const Workload& w) {
+  auto r = recommend(w, default_catalog());
+  EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().str());
+  return r.ok() ? *r : Recommendation{};
+}
+
+Workload inference(double params_b) {
+  Workload w;
+  w.task = Task::kInference;
+  w.params_b = params_b;
+  return w;
+}
+
+const Finding* first(const std::vector<Finding>& why, const std::string& id) {
+  for (const Finding& f : why)
+    if (f.id == id) return &f;
+  return nullptr;
+}
+
+std::string fact_of(const Finding* f, const std::string& key) {
+  if (!f) return "(no finding)";
+  const std::string* v = f->find_fact(key);
+  return v ? *v : "(no fact " + key + ")";
+}
+
+// --- 1. Latency: no NaN, no overflow, tensor parallelism inside one node ---------------------------
+
+TEST(RecommendReviewTest, ATinyLatencyIsCappedAtOneNodeAndWarns) {
+  // 13B × 2 = 26 GB ÷ 1,935 GB/s = 13.44 ms a token; 0.001 ms would want 13,437 GPUs: capped at the
+  // 8 of the largest node, 13.44 ÷ 8 = 1.68 ms a token, still over: a warning, one node.
+  Workload w = inference(13);
+  w.latency_ms = 0.001;
+  Recommendation r = review_rec(w);
+  const Finding* latency = first(r.why, "recommend.latency");
+  ASSERT_NE(latency, nullptr);
+  EXPECT_EQ(latency->variant, "unreachable");
+  EXPECT_EQ(latency->severity, Severity::kWarn);
+  EXPECT_EQ(fact_of(latency, "gpus"), "8");
+  EXPECT_EQ(fact_of(latency, "split"), "1.68 ms");
+  EXPECT_EQ(r.config.nodes, 1);
+  EXPECT_EQ(r.config.gpus, 8);
+}
+
+TEST(RecommendReviewTest, SeventyBAtOneMillisecondStaysInOneNode) {
+  // 70 × 2 = 140 GB ÷ 1,935 GB/s = 72.35 ms; 1 ms wants 73 GPUs: capped at 8 (9.04 ms a token).
+  Workload w = inference(70);
+  w.latency_ms = 1;
+  Recommendation r = review_rec(w);
+  EXPECT_EQ(first(r.why, "recommend.latency")->variant, "unreachable");
+  EXPECT_EQ(fact_of(first(r.why, "recommend.latency"), "split"), "9.04 ms");
+  EXPECT_EQ(r.config.nodes, 1);
+}
+
+TEST(RecommendReviewTest, NonFiniteOrZeroLatencyIsRefusedOnTheCommandLine) {
+  for (const char* bad : {"nan", "inf", "0", "-1"}) {
+    auto out = run_gpuplan(std::string("recommend --task inference --params 13B --lang en --latency-ms ") + bad);
+    EXPECT_EQ(out.exit_code, 2) << bad;
+    EXPECT_NE(out.err.find("--latency-ms"), std::string::npos) << bad << ": " << out.err;
+  }
+}
+
+}  // namespace
+}  // namespace gpuplan::plan
