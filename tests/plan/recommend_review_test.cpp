@@ -78,5 +78,20 @@ TEST(RecommendReviewTest, NonFiniteOrZeroLatencyIsRefusedOnTheCommandLine) {
   }
 }
 
+// --- 2 and 6. Count flags: whole numbers with the workload file's bounds ------------------------
+
+TEST(RecommendReviewTest, ContextAndConcurrencyFlagsTakeTheFilesBounds) {
+  // --context: a whole number from 1 to 100,000 (YamlReader::kMaxCount), as the file's key.
+  for (const char* bad : {"nan", "inf", "1e308", "1.5", "0", "100001"}) {
+    auto out = run_gpuplan(std::string("recommend --task inference --params 7B --lang en --context ") + bad);
+    EXPECT_EQ(out.exit_code, 2) << bad;
+    EXPECT_NE(out.err.find("--context"), std::string::npos) << bad << ": " << out.err;
+  }
+  auto huge = run_gpuplan("recommend --task inference --params 7B --lang en --concurrency 2147483647");
+  EXPECT_EQ(huge.exit_code, 2);
+  EXPECT_NE(huge.err.find("--concurrency: is implausibly large (got 2147483647)"), std::string::npos) << huge.err;
+  EXPECT_EQ(run_gpuplan("recommend --task inference --params 7B --lang en --context 100000").exit_code, 0);
+}
+
 }  // namespace
 }  // namespace gpuplan::plan
