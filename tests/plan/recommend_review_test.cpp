@@ -78,6 +78,21 @@ TEST(RecommendReviewTest, NonFiniteOrZeroLatencyIsRefusedOnTheCommandLine) {
   }
 }
 
+// --- 3. The KV cache never shrinks as the model grows ----------------------------------------------
+
+TEST(RecommendReviewTest, FourteenBGetsAtLeastThirteenBsKvCache) {
+  // 14B lies between Llama 2 13B (40 layers × 5,120 = 204,800 a token) and 70B (80 × 1,024 =
+  // 81,920, grouped-query attention): the larger, 13B's. 2 × 40 × 5,120 × 2 bytes × 4,096 tokens ×
+  // 64 requests = 214,748,364,800 bytes = 214.7 GB, as for 13B itself (before: 85.9 GB).
+  const auto& cat = default_catalog();
+  MemoryFit m13 = inference_memory(13, 64, 4096, 80, cat);
+  MemoryFit m14 = inference_memory(14, 64, 4096, 80, cat);
+  EXPECT_NEAR(m14.kv_gb, 214.7483648, 1e-6);
+  EXPECT_GE(m14.kv_gb, m13.kv_gb);
+  EXPECT_EQ(fact_of(&m14.why, "model"), "Llama 2 13B");
+  EXPECT_TRUE(m14.why.notes.empty());  // 70B exists: not "beyond the largest"
+}
+
 // --- 2 and 6. Count flags: whole numbers with the workload file's bounds ------------------------
 
 TEST(RecommendReviewTest, ContextAndConcurrencyFlagsTakeTheFilesBounds) {
