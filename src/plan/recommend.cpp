@@ -77,14 +77,16 @@ Result<double> parse_params(const std::string& text) {
 namespace {
 
 // 4. CPU: enough cores for the GPUs' data loading, more for many concurrent requests.
-void choose_cpu(const Workload& w, const Catalog& cat, const Entry* platform, int gpus, ServerConfig& c,
+// The requests spread over the nodes: one node's CPUs serve ceil(concurrency ÷ nodes) of them.
+void choose_cpu(const Workload& w, const Catalog& cat, const Entry* platform, int gpus, int nodes, ServerConfig& c,
                 Recommendation& rec) {
   const double cores_per_gpu = cat.threshold("recommend.cores_per_gpu");
   double cores_needed = gpus * cores_per_gpu;
   std::vector<Phrase> core_reason = {Phrase("recommend.cores_per_gpu").fact("cores", num(cores_per_gpu))};
-  if (w.concurrency >= cat.threshold("recommend.high_concurrency")) {
-    cores_needed = std::max(cores_needed, static_cast<double>(w.concurrency));
-    core_reason.push_back(Phrase("recommend.core_per_request").fact("concurrency", std::to_string(w.concurrency)));
+  const int per_node = (w.concurrency + std::max(1, nodes) - 1) / std::max(1, nodes);
+  if (per_node >= cat.threshold("recommend.high_concurrency")) {
+    cores_needed = std::max(cores_needed, static_cast<double>(per_node));
+    core_reason.push_back(Phrase("recommend.core_per_request").fact("concurrency", num(per_node)));
   }
   const int sockets = static_cast<int>(platform->number("cpu_sockets"));
   // The cheapest CPU with enough cores, or, if none has, the one with the most.
@@ -323,7 +325,7 @@ Result<Recommendation> recommend(const Workload& w, const Catalog& cat) {
       .fact("platform", platform->name, platform->display_name_zh());
   rec.why.push_back(why_platform);
 
-  choose_cpu(w, cat, platform, gpus, c, rec);
+  choose_cpu(w, cat, platform, gpus, nodes, c, rec);
 
   // 5. Host memory: the training minimum and at least the GPUs' own memory.
   const double ratio = cat.threshold("recommend.host_to_gpu_memory_ratio");

@@ -93,6 +93,23 @@ TEST(RecommendReviewTest, FourteenBGetsAtLeastThirteenBsKvCache) {
   EXPECT_TRUE(m14.why.notes.empty());  // 70B exists: not "beyond the largest"
 }
 
+// --- 4. Cores per node, not for the whole cluster ----------------------------------------------
+
+TEST(RecommendReviewTest, ManyNodesSplitTheRequestsBetweenTheirCpus) {
+  // 7B at 1,000 requests × 32,768 tokens: 2 × 32 × 4,096 × 2 × 32,768 × 1,000 = 17,179.9 GB of KV
+  // cache + 14 GB of weights ÷ 72 GB = 238.8 → 239 GPUs → 30 nodes of 8. Each node serves
+  // ceil(1,000 ÷ 30) = 34 requests: no "cores short" warning.
+  Workload w = inference(7);
+  w.concurrency = 1000;
+  w.context = 32768;
+  Recommendation r = review_rec(w);
+  EXPECT_EQ(r.config.nodes, 30);
+  const Finding* cpu = first(r.why, "recommend.cpu");
+  ASSERT_NE(cpu, nullptr);
+  EXPECT_EQ(cpu->variant, "");
+  EXPECT_EQ(cpu->severity, Severity::kInfo);
+}
+
 // --- 2 and 6. Count flags: whole numbers with the workload file's bounds ------------------------
 
 TEST(RecommendReviewTest, ContextAndConcurrencyFlagsTakeTheFilesBounds) {

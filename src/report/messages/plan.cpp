@@ -314,7 +314,7 @@ constexpr Words kWords[] = {
   {"recommend.mode.buy", "purchase", "采购"},
   {"recommend.mode.rent", "monthly rent", "月租"},
   {"recommend.cores_per_gpu", "{cores} per GPU", "每块 GPU {cores} 核"},
-  {"recommend.core_per_request", "one per concurrent request at {concurrency}", "并发 {concurrency} 时每个请求一核"},
+  {"recommend.core_per_request", "one per concurrent request at {concurrency} a node", "每节点并发 {concurrency} 时每个请求一核"},
   {"recommend.method.full", "weights, gradients and Adam optimizer state in mixed precision",
    "混合精度下的权重、梯度和 Adam 优化器状态"},
   {"recommend.method.lora", "LoRA: frozen 16-bit weights, small trainable adapters and their optimizer state",
