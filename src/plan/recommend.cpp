@@ -364,7 +364,16 @@ Result<Recommendation> recommend(const Workload& w, const Catalog& cat) {
     rec.why.push_back(f);
   }
 
-  if (nodes > 1 || rule->flag("rdma")) add_network(cat, rule, gpus, nodes, c, rec);
+  // Inference nodes are replicas that serve alone: RDMA and a cluster manager only when one
+  // replica (the weights and one request's cache) spans nodes; training always syncs across them.
+  const bool replica_spans =
+      training ||
+      inference_memory(
+          w.params_b, 1,
+          w.task == Task::kInference ? w.context.value_or(cat.threshold("recommend.default_context_tokens")) : 0,
+          gpu_memory_gb, cat)
+              .gpus > gpus;
+  if ((nodes > 1 && replica_spans) || rule->flag("rdma")) add_network(cat, rule, gpus, nodes, c, rec);
 
   if (w.latency_ms) choose_region(cat, *w.latency_ms, c, rec);
 

@@ -108,6 +108,11 @@ TEST(RecommendReviewTest, ManyNodesSplitTheRequestsBetweenTheirCpus) {
   ASSERT_NE(cpu, nullptr);
   EXPECT_EQ(cpu->variant, "");
   EXPECT_EQ(cpu->severity, Severity::kInfo);
+  // --- 5. Each 7B replica (14 GB + one request's 17.2 GB cache) fits one GPU: the 30 nodes serve
+  // alone, so no InfiniBand and no cluster manager.
+  EXPECT_FALSE(r.config.network_switch.has_value());
+  EXPECT_TRUE(r.config.cluster_manager.empty());
+  EXPECT_EQ(first(r.why, "recommend.network"), nullptr);
 }
 
 // --- 2 and 6. Count flags: whole numbers with the workload file's bounds ------------------------
