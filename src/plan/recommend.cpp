@@ -265,6 +265,22 @@ void size_gpus(const Workload& w, const Catalog& cat, const std::vector<const En
   if (training && fit.gpus > max_per_node) rec.why.push_back(node_capacity(fit, max_per_node, nodes));
 }
 
+// 10. Budget: the purchase total (buy) or monthly rent (rent) above it warns.
+void check_budget(const Workload& w, Recommendation& rec) {
+  if (!w.budget) return;
+  {
+    Range total = w.mode == Mode::kBuy ? rec.quote.total_buy : rec.quote.total_rent_monthly;
+    if (total.low > *w.budget) {
+      Finding f = reason("recommend.budget");
+      f.severity = Severity::kWarn;
+      f.fact("mode", {Phrase(w.mode == Mode::kBuy ? "recommend.mode.buy" : "recommend.mode.rent")})
+          .fact("total", format_money_range(total, "CNY"))
+          .fact("budget", format_money(*w.budget, "CNY"));
+      rec.why.push_back(f);
+    }
+  }
+}
+
 }  // namespace
 
 Result<Recommendation> recommend(const Workload& w, const Catalog& cat) {
@@ -384,17 +400,7 @@ Result<Recommendation> recommend(const Workload& w, const Catalog& cat) {
   choose_rack(cat, rec);
   rec.quote = build_quote(rec.config, cat);
 
-  if (w.budget) {
-    Range total = w.mode == Mode::kBuy ? rec.quote.total_buy : rec.quote.total_rent_monthly;
-    if (total.low > *w.budget) {
-      Finding f = reason("recommend.budget");
-      f.severity = Severity::kWarn;
-      f.fact("mode", {Phrase(w.mode == Mode::kBuy ? "recommend.mode.buy" : "recommend.mode.rent")})
-          .fact("total", format_money_range(total, "CNY"))
-          .fact("budget", format_money(*w.budget, "CNY"));
-      rec.why.push_back(f);
-    }
-  }
+  check_budget(w, rec);
   return rec;
 }
 
