@@ -1,6 +1,7 @@
 // gpuplan recommend: a workload (flags or a workload file) → the configuration that fits, priced.
 #include "plan/recommend.h"
 
+#include <cmath>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -39,16 +40,20 @@ Result<plan::Workload> workload_of(const plan::WorkloadFields& a) {
           {}, 0, "--method", Phrase("error.recommend.method_task").fact("method", a.method).fact("task", a.task)};
     w.method = *method;
   }
+  // The same bounds as the workload file's keys (plan::checked_count).
   if (a.context) {
-    if (*a.context <= 0) return above("--context", *a.context);
-    w.context = a.context;
+    auto context = plan::checked_count("--context", *a.context, 1);
+    if (!context) return context.error();
+    w.context = *context;
   }
   if (a.concurrency) {
-    if (*a.concurrency < 0) return not_negative("--concurrency", *a.concurrency);
-    w.concurrency = *a.concurrency;
+    auto concurrency = plan::checked_count("--concurrency", *a.concurrency, 0);
+    if (!concurrency) return concurrency.error();
+    w.concurrency = *concurrency;
   }
   if (a.latency_ms) {
-    if (*a.latency_ms <= 0) return above("--latency-ms", *a.latency_ms);
+    // NaN and infinity are no tolerance: `<= 0` alone lets NaN through.
+    if (!(*a.latency_ms > 0) || !std::isfinite(*a.latency_ms)) return above("--latency-ms", *a.latency_ms);
     w.latency_ms = a.latency_ms;
   }
   if (a.dataset_tb) {

@@ -76,7 +76,7 @@ int YamlReader::count(const YAML::Node& n, const std::string& field, int min) co
   double v = number(n, field);
   if (v != std::floor(v)) fail(n, field, "error.yaml.not_whole", {{"got", n.Scalar()}});
   if (v < min) fail(n, field, "error.yaml.below_min", {{"min", std::to_string(min)}, {"got", n.Scalar()}});
-  if (v > 100000) fail(n, field, "error.yaml.implausible", {{"got", n.Scalar()}});
+  if (v > kMaxCount) fail(n, field, "error.yaml.implausible", {{"got", n.Scalar()}});
   return static_cast<int>(v);
 }
 

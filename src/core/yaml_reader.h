@@ -34,6 +34,8 @@ class YamlReader {
   std::string text(const YAML::Node& n, const std::string& field) const;
   double number(const YAML::Node& n, const std::string& field) const;
   double non_negative(const YAML::Node& n, const std::string& field) const;
+  // A whole number from `min` to kMaxCount (larger is a typo, not a count).
+  static constexpr int kMaxCount = 100000;
   int count(const YAML::Node& n, const std::string& field, int min) const;
   bool boolean(const YAML::Node& n, const std::string& field) const;
   // `[low, high]` or one number, non-negative, low <= high.

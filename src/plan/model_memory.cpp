@@ -55,15 +55,21 @@ void per_gpu_facts(MemoryFit& fit, double gpu_memory_gb, double fraction) {
       .fact("gpus", std::to_string(fit.gpus));
 }
 
-// The smallest reference model at least as big as `params_b`, else the largest.
+// Of the reference models either side of `params_b` (the largest at most as big, the smallest at
+// least as big), the one with the larger KV cache a token (layers × kv_width): a bigger model then
+// never gets a smaller cache (Llama 2 70B's grouped-query attention keeps less than 13B's).
+// Beyond the largest, the largest.
 const Entry* reference_shape(const Catalog& cat, double params_b) {
-  const Entry* fit = nullptr;
-  const Entry* largest = nullptr;
+  const Entry* below = nullptr;
+  const Entry* above = nullptr;
   for (const Entry* m : cat.of_kind("model_shape")) {
-    if (!largest || m->number("params_b") > largest->number("params_b")) largest = m;
-    if (m->number("params_b") >= params_b && (!fit || m->number("params_b") < fit->number("params_b"))) fit = m;
+    const double p = m->number("params_b");
+    if (p <= params_b && (!below || p > below->number("params_b"))) below = m;
+    if (p >= params_b && (!above || p < above->number("params_b"))) above = m;
   }
-  return fit ? fit : largest;
+  if (!below || !above) return below ? below : above;
+  auto per_token = [](const Entry* m) { return m->number("layers") * m->number("kv_width"); };
+  return per_token(below) > per_token(above) ? below : above;
 }
 
 }  // namespace
@@ -126,7 +132,10 @@ MemoryFit inference_memory(double params_b, int concurrency, double context_toke
         .fact("concurrency", std::to_string(requests))
         .fact("kv", gb(fit.kv_gb))
         .fact("model", shape->name, shape->display_name_zh());
-    if (shape->number("params_b") < params_b)
+    const auto shapes = cat.of_kind("model_shape");
+    const bool beyond_all = std::none_of(shapes.begin(), shapes.end(),
+                                         [&](const Entry* m) { return m->number("params_b") >= params_b; });
+    if (beyond_all)
       fit.why.note(Phrase("recommend.note.shape_smaller").fact("model", shape->name).fact("params", figure(params_b)));
   }
   fit.needed_gb = weights_gb + fit.kv_gb;

@@ -2,7 +2,7 @@
 // fine-tuning: parameters × bytes per parameter of the method (full: weights, gradients and Adam
 // state; LoRA: frozen 16-bit weights and small adapters; QLoRA: 4-bit weights), plus an
 // activations margin. Inference: 16-bit weights plus the KV cache of the smallest catalog
-// reference model (model_shape) at least as big as the one asked. Every factor is a catalog
+// reference model (model_shape) either side of the size asked with the larger cache a token. Every factor is a catalog
 // threshold; the returned finding shows the arithmetic. A caller may rely on `gpus` ≥ 1 being
 // ceil(needed_gb ÷ usable_gb), before any rounding to a platform.
 #pragma once

@@ -77,14 +77,16 @@ Result<double> parse_params(const std::string& text) {
 namespace {
 
 // 4. CPU: enough cores for the GPUs' data loading, more for many concurrent requests.
-void choose_cpu(const Workload& w, const Catalog& cat, const Entry* platform, int gpus, ServerConfig& c,
+// The requests spread over the nodes: one node's CPUs serve ceil(concurrency ÷ nodes) of them.
+void choose_cpu(const Workload& w, const Catalog& cat, const Entry* platform, int gpus, int nodes, ServerConfig& c,
                 Recommendation& rec) {
   const double cores_per_gpu = cat.threshold("recommend.cores_per_gpu");
   double cores_needed = gpus * cores_per_gpu;
   std::vector<Phrase> core_reason = {Phrase("recommend.cores_per_gpu").fact("cores", num(cores_per_gpu))};
-  if (w.concurrency >= cat.threshold("recommend.high_concurrency")) {
-    cores_needed = std::max(cores_needed, static_cast<double>(w.concurrency));
-    core_reason.push_back(Phrase("recommend.core_per_request").fact("concurrency", std::to_string(w.concurrency)));
+  const int per_node = (w.concurrency + std::max(1, nodes) - 1) / std::max(1, nodes);
+  if (per_node >= cat.threshold("recommend.high_concurrency")) {
+    cores_needed = std::max(cores_needed, static_cast<double>(per_node));
+    core_reason.push_back(Phrase("recommend.core_per_request").fact("concurrency", num(per_node)));
   }
   const int sockets = static_cast<int>(platform->number("cpu_sockets"));
   // The cheapest CPU with enough cores, or, if none has, the one with the most.
@@ -192,9 +194,18 @@ const Entry* find_rule(const Workload& w, const Catalog& cat) {
   return nullptr;
 }
 
+// The most GPUs any catalog platform holds in one node.
+int largest_node_gpus(const Catalog& cat) {
+  int most = 0;
+  for (const Entry* p : cat.of_kind("platform")) most = std::max(most, static_cast<int>(p->number("max_gpus")));
+  return most;
+}
+
 // 2b. Latency: a decode step reads every weight once, so one token takes at least the weights on
 // a GPU ÷ its memory bandwidth (the family's slowest card: the platform picks the card later);
-// tensor parallelism over more GPUs splits the weights. The GPUs that keep a token within tolerance.
+// tensor parallelism over more GPUs splits the weights. The GPUs that keep a token within tolerance,
+// at most one node's worth: tensor parallelism stays inside a node (its NVLink/NVSwitch), so a
+// tolerance beyond that is a warning naming the best time per token, not more nodes.
 int gpus_for_latency(const Workload& w, const Catalog& cat, const std::vector<const Entry*>& family,
                      Recommendation& rec) {
   const Entry* slowest = family.front();
@@ -203,16 +214,25 @@ int gpus_for_latency(const Workload& w, const Catalog& cat, const std::vector<co
   const double bandwidth = slowest->number("memory_bandwidth_gbs");
   const double weights_gb = w.params_b * cat.threshold("recommend.bytes_per_param_inference");
   const double step_ms = weights_gb / bandwidth * 1000;
-  const int gpus = std::max(1, static_cast<int>(std::ceil(step_ms / *w.latency_ms - 1e-9)));
+  const int cap = std::max(1, largest_node_gpus(cat));
+  // In double: a tiny tolerance must not overflow an int; NaN fails the comparison and is capped.
+  const double wanted = std::max(1.0, std::ceil(step_ms / *w.latency_ms - 1e-9));
+  const bool reachable = wanted <= cap;
+  const int gpus = reachable ? static_cast<int>(wanted) : cap;
   Finding f = reason("recommend.latency");
   f.source = "nvidia-a100-datasheet";
-  if (gpus == 1) f.variant = "within";
+  if (!reachable) {
+    f.severity = Severity::kWarn;
+    f.variant = "unreachable";
+  } else if (gpus == 1) {
+    f.variant = "within";
+  }
   f.fact("weights", format_figure(weights_gb, 1) + " GB")
       .fact("bandwidth", num(bandwidth) + " GB/s")
       .fact("gpu", slowest->name, slowest->display_name_zh())
       .fact("step", format_figure(step_ms, 2) + " ms")
       .fact("latency", format_figure(*w.latency_ms, 2))
-      .fact("gpus", std::to_string(gpus))
+      .fact("gpus", num(gpus))
       .fact("share", format_figure(weights_gb / gpus, 1) + " GB")
       .fact("split", format_figure(step_ms / gpus, 2) + " ms");
   rec.why.push_back(f);
@@ -234,9 +254,7 @@ void size_gpus(const Workload& w, const Catalog& cat, const std::vector<const En
         gpu_memory_gb, cat);
   rec.why.push_back(fit.why);
   const int latency_gpus = w.task == Task::kInference && w.latency_ms ? gpus_for_latency(w, cat, family, rec) : 1;
-  int max_per_node = 0;
-  for (const Entry* p : cat.of_kind("platform"))
-    max_per_node = std::max(max_per_node, static_cast<int>(p->number("max_gpus")));
+  const int max_per_node = largest_node_gpus(cat);
   const int total = std::max({gpus * nodes, fit.gpus, latency_gpus});
   if (total <= max_per_node && nodes == 1) {
     gpus = total;
@@ -245,6 +263,22 @@ void size_gpus(const Workload& w, const Catalog& cat, const std::vector<const En
   gpus = max_per_node;
   nodes = std::max(nodes, (total + max_per_node - 1) / max_per_node);
   if (training && fit.gpus > max_per_node) rec.why.push_back(node_capacity(fit, max_per_node, nodes));
+}
+
+// 10. Budget: the purchase total (buy) or monthly rent (rent) above it warns.
+void check_budget(const Workload& w, Recommendation& rec) {
+  if (!w.budget) return;
+  {
+    Range total = w.mode == Mode::kBuy ? rec.quote.total_buy : rec.quote.total_rent_monthly;
+    if (total.low > *w.budget) {
+      Finding f = reason("recommend.budget");
+      f.severity = Severity::kWarn;
+      f.fact("mode", {Phrase(w.mode == Mode::kBuy ? "recommend.mode.buy" : "recommend.mode.rent")})
+          .fact("total", format_money_range(total, "CNY"))
+          .fact("budget", format_money(*w.budget, "CNY"));
+      rec.why.push_back(f);
+    }
+  }
 }
 
 }  // namespace
@@ -307,7 +341,7 @@ Result<Recommendation> recommend(const Workload& w, const Catalog& cat) {
       .fact("platform", platform->name, platform->display_name_zh());
   rec.why.push_back(why_platform);
 
-  choose_cpu(w, cat, platform, gpus, c, rec);
+  choose_cpu(w, cat, platform, gpus, nodes, c, rec);
 
   // 5. Host memory: the training minimum and at least the GPUs' own memory.
   const double ratio = cat.threshold("recommend.host_to_gpu_memory_ratio");
@@ -346,7 +380,16 @@ Result<Recommendation> recommend(const Workload& w, const Catalog& cat) {
     rec.why.push_back(f);
   }
 
-  if (nodes > 1 || rule->flag("rdma")) add_network(cat, rule, gpus, nodes, c, rec);
+  // Inference nodes are replicas that serve alone: RDMA and a cluster manager only when one
+  // replica (the weights and one request's cache) spans nodes; training always syncs across them.
+  const bool replica_spans =
+      training ||
+      inference_memory(
+          w.params_b, 1,
+          w.task == Task::kInference ? w.context.value_or(cat.threshold("recommend.default_context_tokens")) : 0,
+          gpu_memory_gb, cat)
+              .gpus > gpus;
+  if ((nodes > 1 && replica_spans) || rule->flag("rdma")) add_network(cat, rule, gpus, nodes, c, rec);
 
   if (w.latency_ms) choose_region(cat, *w.latency_ms, c, rec);
 
@@ -357,17 +400,7 @@ Result<Recommendation> recommend(const Workload& w, const Catalog& cat) {
   choose_rack(cat, rec);
   rec.quote = build_quote(rec.config, cat);
 
-  if (w.budget) {
-    Range total = w.mode == Mode::kBuy ? rec.quote.total_buy : rec.quote.total_rent_monthly;
-    if (total.low > *w.budget) {
-      Finding f = reason("recommend.budget");
-      f.severity = Severity::kWarn;
-      f.fact("mode", {Phrase(w.mode == Mode::kBuy ? "recommend.mode.buy" : "recommend.mode.rent")})
-          .fact("total", format_money_range(total, "CNY"))
-          .fact("budget", format_money(*w.budget, "CNY"));
-      rec.why.push_back(f);
-    }
-  }
+  check_budget(w, rec);
   return rec;
 }
 

@@ -4,6 +4,14 @@
 
 namespace gpuplan::plan {
 
+Result<int> checked_count(const std::string& flag, int value, int min) {
+  if (value < min)
+    return Error{{}, 0, flag, Phrase("error.yaml.below_min").fact("min", std::to_string(min)).fact("got", std::to_string(value))};
+  if (value > YamlReader::kMaxCount)
+    return Error{{}, 0, flag, Phrase("error.yaml.implausible").fact("got", std::to_string(value))};
+  return value;
+}
+
 Result<WorkloadFields> read_workload_file(const std::string& path, WorkloadFields given) {
   auto text = read_text_file(path);
   if (!text) return text.error();

@@ -12,9 +12,13 @@ namespace gpuplan::plan {
 
 struct WorkloadFields {
   std::string task, params, method, mode, gpu;
-  std::optional<int> concurrency;
-  std::optional<double> context, latency_ms, dataset_tb, budget;
+  std::optional<int> concurrency, context;
+  std::optional<double> latency_ms, dataset_tb, budget;
 };
+
+// The bound a count field (concurrency, context) has in a workload file, for its flag too:
+// at least `min`, at most YamlReader::kMaxCount; an Error naming `flag` otherwise.
+[[nodiscard]] Result<int> checked_count(const std::string& flag, int value, int min);
 
 // `given` with every field it leaves empty filled from the workload file at `path` (flags win).
 // An Error names the file, line and field: an unknown key, a wrong type, a negative number.

@@ -168,8 +168,9 @@ TEST(RecommendMemoryTest, GroupedQueryAttentionKeepsTheSeventyBCacheSmall) {
   EXPECT_DOUBLE_EQ(fit.kv_gb, 1.34217728);
   EXPECT_EQ(fit.gpus, 2);  // 141.34 ÷ 72 = 1.96
   EXPECT_EQ(fact(fit.why, "concurrency"), "1");
-  // A size between references takes the next larger shape: 30B → Llama 2 70B's.
-  EXPECT_EQ(fact(inference_memory(30, 1, 4096, 80, default_catalog()).why, "model"), "Llama 2 70B");
+  // A size between references takes the neighbour with the larger cache a token: 30B lies between
+  // 13B (40 × 5,120 = 204,800) and 70B (80 × 1,024 = 81,920) → Llama 2 13B's.
+  EXPECT_EQ(fact(inference_memory(30, 1, 4096, 80, default_catalog()).why, "model"), "Llama 2 13B");
   // Above every reference: the largest, and a note that the cache may be low.
   MemoryFit big = inference_memory(500, 1, 4096, 80, default_catalog());
   EXPECT_EQ(fact(big.why, "model"), "GPT-3 175B");
