@@ -84,7 +84,11 @@ RuleOfThumb rule_of_thumb(const catalog::Catalog& cat, const Scenario& sc, doubl
 std::vector<Phrase> choices(const Scenario& sc) {
   std::vector<Phrase> out;
   const OwnedCosts& o = sc.owned;
-  if (o.resale) {
+  if (o.resale && o.resale->past_life) {
+    out.push_back(Phrase("tco.why.residual_past_life")
+                      .fact("horizon", format_number(sc.horizon_months(), 1))
+                      .fact("life", format_number(o.life_months, 1)));
+  } else if (o.resale) {
     const Range value = o.resale->fraction * o.resale->base;
     out.push_back(Phrase(o.resale->basis == "cards" ? "tco.why.residual_cards" : "tco.why.residual_purchase")
                       .fact("low", pct(o.resale->fraction.low))

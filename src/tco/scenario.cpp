@@ -100,6 +100,19 @@ const std::vector<std::string> kFactorKeys = {"data_sensitive", "team_runs_linux
 
 }  // namespace
 
+namespace {
+
+// The used-card band prices cards within their service life [S0 §4.4]; past it the catalog has no
+// resale figure, so the default residual falls to the book value, which is nothing by then.
+void resale_within_life(Scenario& s) {
+  OwnedCosts& o = s.owned;
+  if (!o.resale || s.horizon_months() <= o.life_months) return;
+  o.resale->past_life = true;
+  o.residual = Range::point(0);
+}
+
+}  // namespace
+
 Scenario ScenarioParser::parse(const std::string& text) {
   YAML::Node root = r_.load(text);
   r_.check_keys(root, "", kScenarioKeys);
@@ -117,6 +130,7 @@ Scenario ScenarioParser::parse(const std::string& text) {
 
   if (!root["demand"]) r_.fail(root, "demand", Phrase("error.scenario.demand_missing"));
   demand(root, s);
+  resale_within_life(s);
 
   s.investments = investments(root["investments"], s.owned);
   if (const auto f = root["factors"]) s.factors = factors(f);

@@ -26,6 +26,7 @@ struct Resale {
   std::string basis;  // "cards" | "purchase"
   double base = 0;    // CNY, new value the band applies to
   Range fraction;     // of `base`
+  bool past_life = false;  // the horizon outlasts the service life: the band no longer applies
 };
 
 struct OwnedCosts {

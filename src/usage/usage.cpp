@@ -273,6 +273,29 @@ Result<CloudOfferPrice> rent_offer_for(const std::string& id, const std::string&
                Phrase("error.usage.unknown_rent_offer").fact("id", id).fact("family", family).fact(list_of("valid", ids))};
 }
 
+namespace {
+
+// Why the answers differ: how busy the capacity beyond the owned GPUs is. Where GPUs come only in
+// whole boards, the next board's share of busy GPU-hours; monthly rent is held whole months, so
+// it is not "those hours" that are rented.
+Phrase beyond_owned(const UsageResult& r) {
+  const bool monthly = r.rent && r.rent->basis == "monthly";
+  if (r.unit_gpus > 1) {
+    double busy = 0;
+    for (double d : r.demand) busy += std::clamp(d - r.owned_gpus, 0.0, static_cast<double>(r.unit_gpus));
+    return Phrase(monthly ? "usage.why.beyond_owned_board_monthly" : "usage.why.beyond_owned_board")
+        .fact("owned", std::to_string(r.owned_gpus))
+        .fact("unit", std::to_string(r.unit_gpus))
+        .fact("share", pct(busy / (static_cast<double>(r.unit_gpus) * r.demand.size())));
+  }
+  const double beyond = std::count_if(r.demand.begin(), r.demand.end(), [&](double d) { return d > r.owned_gpus; });
+  return Phrase(monthly ? "usage.why.beyond_owned_monthly" : "usage.why.beyond_owned")
+      .fact("owned", std::to_string(r.owned_gpus))
+      .fact("share", pct(beyond / r.demand.size()));
+}
+
+}  // namespace
+
 UsageResult analyse(const HourlyData& data, const Options& options, const catalog::Catalog& cat) {
   UsageResult r;
   r.stats = data.stats;
@@ -349,14 +372,10 @@ UsageResult analyse(const HourlyData& data, const Options& options, const catalo
   const tco::TcoResult& c = *r.costs;
   r.recommendation = c.recommendation;
   r.owned_gpus = c.recommendation == "hybrid" ? c.hybrid.owned_gpus : c.recommendation == "buy" ? sc.owned.gpus : 0;
-  r.recommendation_why = c.why;
-  // Why the answers differ: how busy the GPUs beyond the owned ones are.
-  if (r.owned_gpus < r.gpus && !r.demand.empty()) {
-    const double beyond = std::count_if(r.demand.begin(), r.demand.end(), [&](double d) { return d > r.owned_gpus; });
-    r.recommendation_why.push_back(Phrase("usage.why.beyond_owned")
-                                       .fact("owned", std::to_string(r.owned_gpus))
-                                       .fact("share", pct(beyond / r.demand.size())));
-  }
+  // The report says the purchasable unit itself, with the boards owned: not the model's line too.
+  for (const Phrase& why : c.why)
+    if (why.key != "tco.why.unit_platform" && why.key != "tco.why.unit_server") r.recommendation_why.push_back(why);
+  if (r.owned_gpus < r.gpus && !r.demand.empty()) r.recommendation_why.push_back(beyond_owned(r));
   if (r.pattern.verdict != (r.recommendation == "hybrid" ? "hybrid" : r.recommendation == "buy" ? "buy" : "rent"))
     r.recommendation_why.push_back(
         Phrase("usage.why.rule_differs").fact("verdict", {Phrase("usage.verdict." + r.pattern.verdict)}));

@@ -93,5 +93,26 @@ TEST(TcoReviewTest, RuleOfThumbComparesAtTheDisplayedPrecision) {
   EXPECT_EQ(below.why.front().key, "tco.rule.low");
 }
 
+// The used-card band prices cards within their service life: a 120-month horizon outlasts the
+// default 36-month life, so the resale residual falls to the book value, nothing (1 − 120/36 < 0),
+// instead of 30–50% of the cards' new price ten years on.
+TEST(TcoReviewTest, ResaleBandEndsWithTheServiceLife) {
+  const std::string owned = "owned: {gpus: 8, gpu: a100-80gb-sxm, price: 1000000, power_kw: 0}\n"
+                            "rent: {on_demand_gpu_hour: 12.8}\ndemand: {utilization: 50%}\n";
+  auto within = parse_scenario("horizon: 36 months\n" + owned, "s.yaml", default_catalog());
+  ASSERT_TRUE(within.ok()) << within.error().str();
+  ASSERT_TRUE(within->owned.resale.has_value());
+  EXPECT_FALSE(within->owned.resale->past_life);
+  // 8 × ¥85,000 (catalog a100-80gb-sxm buy midpoint) × [0.3, 0.5] = ¥204,000–340,000.
+  EXPECT_DOUBLE_EQ(within->owned.residual->low, 204000);
+  EXPECT_DOUBLE_EQ(within->owned.residual->high, 340000);
+  auto past = parse_scenario("horizon: 120 months\n" + owned, "s.yaml", default_catalog());
+  ASSERT_TRUE(past.ok()) << past.error().str();
+  ASSERT_TRUE(past->owned.resale.has_value());
+  EXPECT_TRUE(past->owned.resale->past_life);
+  EXPECT_DOUBLE_EQ(past->owned.residual->low, 0);
+  EXPECT_DOUBLE_EQ(past->owned.residual->high, 0);
+}
+
 }  // namespace
 }  // namespace gpuplan::tco

@@ -3,6 +3,8 @@
 // are told apart.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <sstream>
 
 #include "report/usage_render.h"
@@ -54,6 +56,31 @@ TEST(UsageReviewTest, MonthlyRentIsHeldInWholeServers) {
   EXPECT_NEAR(r.rent->monthly->busy_hours, 547.5, 1e-9);
   EXPECT_LT(buy->total, rent->total);
   EXPECT_EQ(r.recommendation, "buy");
+}
+
+// Weekly burst on SXM cards: all 8 busy Monday and Tuesday (48 h of 168), idle otherwise, so
+// renting wins and the next 8-GPU board (the unit an HGX is sold in) is busy 8 × 48 / (8 × 168)
+// = 28.6% → "29%" of its GPU-hours. The unit is said once, by usage, not also by the tco model.
+TEST(UsageReviewTest, BeyondOwnedSpeaksOfTheNextBoardAndOfMonthsWhenRentingMonthly) {
+  const UsageResult hourly = analyse(synth_hours(SynthPattern::kWeeklyBurst, 14, 8), {}, default_catalog());
+  ASSERT_EQ(hourly.unit_gpus, 8);
+  EXPECT_EQ(hourly.owned_gpus, 0);
+  const Phrase board =
+      Phrase("usage.why.beyond_owned_board").fact("owned", "0").fact("unit", "8").fact("share", "29%");
+  EXPECT_NE(std::find(hourly.recommendation_why.begin(), hourly.recommendation_why.end(), board),
+            hourly.recommendation_why.end());
+  for (const Phrase& why : hourly.recommendation_why) {
+    EXPECT_NE(why.key, "tco.why.unit_platform");
+    EXPECT_NE(why.key, "usage.why.beyond_owned");
+  }
+  // The same profile on PCIe cards rented by the month: a GPU, and no "those hours".
+  Options monthly;
+  monthly.gpu = "a100-80gb-pcie";
+  monthly.rent = RentBasis::kMonthly;
+  const UsageResult m = analyse(synth_hours(SynthPattern::kWeeklyBurst, 14, 8), monthly, default_catalog());
+  ASSERT_EQ(m.owned_gpus, 0);
+  const Phrase gpu = Phrase("usage.why.beyond_owned_monthly").fact("owned", "0").fact("share", "29%");
+  EXPECT_NE(std::find(m.recommendation_why.begin(), m.recommendation_why.end(), gpu), m.recommendation_why.end());
 }
 
 }  // namespace
