@@ -171,10 +171,13 @@ void choose_rack(const Catalog& cat, Recommendation& rec) {
     if (!largest || watts(r) > watts(largest)) largest = r;
     if (watts(r) * fraction >= peak && (!rack || watts(r) < watts(rack))) rack = r;
   }
+  const bool short_of_peak = !rack;
   if (!rack) rack = largest;
   if (rack) {
     rec.config.rack = rack->id;
     Finding f = reason("recommend.rack");
+    // No catalog circuit carries the peak continuously: the quote's power.rack says the same.
+    if (short_of_peak) f.severity = Severity::kWarn, f.variant = "short";
     f.fact("peak", format_watts(peak))
         .fact("rack", rack->name, rack->display_name_zh())
         .fact("continuous", format_watts(watts(rack) * fraction));

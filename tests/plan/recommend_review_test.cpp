@@ -130,5 +130,31 @@ TEST(RecommendReviewTest, ContextAndConcurrencyFlagsTakeTheFilesBounds) {
   EXPECT_EQ(run_gpuplan("recommend --task inference --params 7B --lang en --context 100000").exit_code, 0);
 }
 
+// --- 7. Rack: a peak no catalog circuit carries is a warning, not a calm reason ------------------
+
+TEST(RecommendReviewTest, APeakNoCircuitCarriesWarnsAsPowerRackDoes) {
+  // 70B pre-training → HGX A100 nodes peaking at the DGX A100 data sheet's 6,500 W; the largest
+  // catalog circuit, 32 A × 220 V × 0.8 = 5,632 W continuous, is short of it.
+  Workload w;
+  w.task = Task::kPretrain;
+  w.params_b = 70;
+  Recommendation r = review_rec(w);
+  const Finding* rack = first(r.why, "recommend.rack");
+  ASSERT_NE(rack, nullptr);
+  EXPECT_EQ(rack->variant, "short");
+  EXPECT_EQ(rack->severity, Severity::kWarn);
+  EXPECT_EQ(fact_of(rack, "peak"), "6,500 W");
+  EXPECT_EQ(fact_of(rack, "continuous"), "5,632 W");
+  EXPECT_EQ(r.config.rack, "rack-32a-220v");
+  // A 13B fine-tune on the 4-GPU PCIe server: 1.8 × 4 × 300 W = 2,160 W fits 16 A's 2,816 W.
+  Workload ft;
+  ft.task = Task::kFinetune;
+  ft.params_b = 13;
+  const Finding* fits = first(review_rec(ft).why, "recommend.rack");
+  ASSERT_NE(fits, nullptr);
+  EXPECT_EQ(fits->variant, "");
+  EXPECT_EQ(fits->severity, Severity::kInfo);
+}
+
 }  // namespace
 }  // namespace gpuplan::plan

@@ -283,6 +283,9 @@ constexpr FindingWords kFindings[] = {
   {"recommend.rack", "Rack circuit",
    "The node peaks at {peak}: {rack} carries {continuous} of continuous load.",
    "机柜电路", "单节点峰值 {peak}；{rack}，可持续承载 {continuous}。"},
+  {"recommend.rack/short", "Rack circuit short of the peak",
+   "The node peaks at {peak}: no catalog rack circuit carries it continuously; the largest, {rack}, carries {continuous}. Ask for a larger circuit or two feeds, or put fewer servers on one circuit.",
+   "机柜电路不足以承载峰值", "单节点峰值 {peak}：目录中没有能持续承载它的机柜电路；最大的是{rack}，可持续承载 {continuous}。请要求更大电流的电路或双路供电，或减少同一电路上的服务器数量。"},
   {"recommend.region", "Region",
    "Latency tolerance {latency} ms: {region} ({region_latency} ms) is the cheapest region within it. For interactive inference a 5 ms region beats a 20 ms one.",
    "地域", "可接受延迟 {latency} ms：{region}（{region_latency} ms）是满足要求的最便宜地域。交互式推理中 5 ms 机房优于 20 ms 机房。"},
@@ -302,7 +305,7 @@ constexpr Words kWords[] = {
   // band.rent_per_gpu: the source's own rents beside its band
   {"band.note.source_conflict", "The article's own whole-server rents per GPU [S0 §2.1]: {classes}.",
                                 "文章自己给出的整机月租折合每卡 [S0 §2.1]：{classes}。"},
-  {"band.note.market_class", "{gpus}-GPU server {rent} = {per_gpu} a GPU", "{gpus} 卡整机 {rent}，每卡 {per_gpu}"},
+  {"band.note.market_class", "{gpus}-GPU server {rent} = {per_gpu} a GPU", "{gpus} 卡整机 {rent}（每卡 {per_gpu}）"},
   {"contract.note.driver_cuda", "It is also too old for CUDA {cuda}: CUDA {major}.x needs driver {min_driver} or later.",
    "它也跑不了 CUDA {cuda}：CUDA {major}.x 需要 {min_driver} 或更新的驱动。"},
   {"contract.note.rack_voltage", "The contract gives no voltage: judged at {volts} V ({source}).",
