@@ -1,6 +1,11 @@
 #include "plan/workload_file.h"
 
+#include <algorithm>
+
+#include "core/text.h"
 #include "core/yaml_reader.h"
+#include "plan/config.h"
+#include "plan/model_memory.h"
 
 namespace gpuplan::plan {
 
@@ -25,10 +30,16 @@ Result<WorkloadFields> read_workload_file(const std::string& path, WorkloadField
     auto str = [&](const char* k, std::string& out) {
       if (root[k] && out.empty()) out = r.text(root[k], k);
     };
-    str("task", w.task);
+    // A word from a fixed list is checked here, so a wrong one names the file's line, not a flag.
+    auto one_of = [&](const char* k, std::string& out, const std::vector<std::string>& allowed) {
+      if (!root[k] || !out.empty()) return;
+      out = r.text(root[k], k);
+      if (std::find(allowed.begin(), allowed.end(), out) == allowed.end()) r.fail(root[k], k, not_one_of(out, allowed));
+    };
+    one_of("task", w.task, task_names());
     str("params", w.params);
-    str("method", w.method);
-    str("mode", w.mode);
+    one_of("method", w.method, method_names());
+    one_of("mode", w.mode, {"rent", "buy"});
     str("gpu", w.gpu);
     if (root["concurrency"] && !w.concurrency) w.concurrency = r.count(root["concurrency"], "concurrency", 0);
     // Tokens of context: a whole number, at least one (the KV cache is sized by it).

@@ -156,5 +156,18 @@ TEST(RecommendReviewTest, APeakNoCircuitCarriesWarnsAsPowerRackDoes) {
   EXPECT_EQ(fits->severity, Severity::kInfo);
 }
 
+// --- 6. A wrong word in a workload file names the file's line, not a flag ----------------------
+
+TEST(RecommendReviewTest, AWrongWordInAWorkloadFileNamesItsLine) {
+  const std::string dir = gpuplan::testing::temp_dir();
+  for (const std::string line : {"method: foo", "task: pretraining", "mode: lease"}) {
+    const std::string path = gpuplan::testing::write_file(dir, "w.yaml", "params: 13B\n" + line + "\n");
+    auto out = run_gpuplan("recommend --lang en " + path + (line.rfind("task", 0) == 0 ? "" : " --task finetune"));
+    EXPECT_EQ(out.exit_code, 2) << line;
+    const std::string key = line.substr(0, line.find(':'));
+    EXPECT_NE(out.err.find(path + ":2: " + key), std::string::npos) << line << ": " << out.err;
+  }
+}
+
 }  // namespace
 }  // namespace gpuplan::plan
