@@ -97,6 +97,10 @@ plan::ServerConfig config_from(const std::string& yaml, const catalog::Catalog& 
   return *resolved;
 }
 
+plan::Quote quote_from(const std::string& yaml) {
+  return plan::build_quote(config_from(yaml), default_catalog());
+}
+
 std::set<std::string> keys_of(const nlohmann::json& j) {
   std::set<std::string> out;
   for (const auto& [k, v] : j.items()) out.insert(k);

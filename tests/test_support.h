@@ -14,6 +14,7 @@
 #include "core/finding.h"
 #include "core/phrase.h"
 #include "plan/config.h"
+#include "plan/quote.h"
 
 namespace gpuplan {
 // How GoogleTest prints a phrase in a failure: its key and facts.
@@ -47,6 +48,8 @@ std::string write_file(const std::string& dir, const std::string& name, const st
 
 // Parses and resolves a configuration; the test fails on an error.
 plan::ServerConfig config_from(const std::string& yaml, const catalog::Catalog& cat = default_catalog());
+// The quote of that configuration with the default catalog.
+plan::Quote quote_from(const std::string& yaml);
 
 // The top-level keys of a JSON object, and how often `needle` occurs in `text`.
 std::set<std::string> keys_of(const nlohmann::json& j);

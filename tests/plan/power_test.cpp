@@ -12,14 +12,11 @@
 namespace gpuplan::plan {
 namespace {
 
-using gpuplan::testing::config_from;
 using gpuplan::testing::default_catalog;
 using gpuplan::testing::en;
 using gpuplan::testing::findings_with_id;
+using gpuplan::testing::quote_from;
 
-Quote quote_of(const std::string& yaml) {
-  return build_quote(config_from(yaml, default_catalog()), default_catalog());
-}
 
 std::string fact(const Finding& f, const std::string& key) {
   const std::string* v = f.find_fact(key);
@@ -27,7 +24,7 @@ std::string fact(const Finding& f, const std::string& key) {
 }
 
 TEST(PowerTest, EightPcieCardsPeakAtTheServerFactorAboveTheArticlesFourKilowatts) {
-  const Quote q = quote_of("gpu: a100-80gb-pcie\ngpus: 8\nrack_amps: 16\n");
+  const Quote q = quote_from("gpu: a100-80gb-pcie\ngpus: 8\nrack_amps: 16\n");
   // Parts: 8 × 300 (GPUs) + 2 × 225 (EPYC 7543) + 16 × 6 (DIMMs) + 2 × 3 (SATA) + 2 × 12 (U.2)
   // + 12 (25GbE) + 400 (platform) = 3,388 W; system: 1.8 × 8 × 300 W = 4,320 W, which governs.
   EXPECT_DOUBLE_EQ(q.power.parts_w(), 3388);
@@ -42,7 +39,7 @@ TEST(PowerTest, EightPcieCardsPeakAtTheServerFactorAboveTheArticlesFourKilowatts
 }
 
 TEST(PowerTest, EightPcieCardsFailASixteenAmpRackOnTheSystemFigure) {
-  const Quote q = quote_of("gpu: a100-80gb-pcie\ngpus: 8\nrack_amps: 16\n");
+  const Quote q = quote_from("gpu: a100-80gb-pcie\ngpus: 8\nrack_amps: 16\n");
   auto f = findings_with_id(q.findings, "power.rack");
   ASSERT_EQ(f.size(), 1u);
   // 4,320 W > 16 A × 220 V = 3,520 W: fail (the parts' 3,388 W alone would only have warned).
@@ -52,7 +49,7 @@ TEST(PowerTest, EightPcieCardsFailASixteenAmpRackOnTheSystemFigure) {
 }
 
 TEST(PowerTest, HgxA100PeaksAtTheDgxDataSheetMaximum) {
-  const Quote q = quote_of("gpu: a100-80gb-sxm\ngpus: 8\n");
+  const Quote q = quote_from("gpu: a100-80gb-sxm\ngpus: 8\n");
   // Parts: 8 × 400 + 2 × 280 (EPYC 7763) + 16 × 6 + 2 × 3 + 4 × 12 + 2 × 12 + 1,600 = 5,534 W;
   // the DGX A100 data sheet's 6.5 kW maximum (platform system_max_w) is higher and governs.
   EXPECT_DOUBLE_EQ(q.power.parts_w(), 5534);
@@ -64,7 +61,7 @@ TEST(PowerTest, HgxA100PeaksAtTheDgxDataSheetMaximum) {
 }
 
 TEST(PowerTest, TheOneGpuWorkstationIsGovernedByItsParts) {
-  const Quote q = quote_of("gpu: a100-80gb-pcie\ngpus: 1\n");
+  const Quote q = quote_from("gpu: a100-80gb-pcie\ngpus: 1\n");
   // Parts: 300 + 135 (Xeon 4314) + 4 × 6 + 3 + 7 + 10 + 250 = 729 W; system 1.8 × 300 = 540 W.
   EXPECT_DOUBLE_EQ(q.power.parts_w(), 729);
   EXPECT_DOUBLE_EQ(q.power.system_w, 540);
@@ -78,10 +75,10 @@ TEST(PowerTest, PsuRatingIsComparedWithTheDcLoadNotTheWallFigure) {
   // 4,320 W includes the supplies' own loss; at 91% efficiency they deliver 4,320 × 0.91 =
   // 3,931.2 W, above the parts' 3,388 W and within 4,000 W: redundancy holds, no finding.
   EXPECT_TRUE(
-      findings_with_id(quote_of("gpu: a100-80gb-pcie\ngpus: 8\nrack_amps: 32\n").findings, "power.psu").empty());
+      findings_with_id(quote_from("gpu: a100-80gb-pcie\ngpus: 8\nrack_amps: 32\n").findings, "power.psu").empty());
   // The same 8 cards on one 1,600 W supply: max(3,388, 3,931.2) = 3,931 W > 1,600 W: fail.
   auto f = findings_with_id(
-      quote_of("gpu: a100-80gb-pcie\ngpus: 8\nrack_amps: 32\ncooling: air-1600w-platinum\n").findings, "power.psu");
+      quote_from("gpu: a100-80gb-pcie\ngpus: 8\nrack_amps: 32\ncooling: air-1600w-platinum\n").findings, "power.psu");
   ASSERT_EQ(f.size(), 1u);
   EXPECT_EQ(f[0].severity, Severity::kFail);
   EXPECT_EQ(fact(f[0], "load"), "3,931 W");
@@ -91,7 +88,7 @@ TEST(PowerTest, PsuRatingIsComparedWithTheDcLoadNotTheWallFigure) {
 
 TEST(PowerTest, QuoteJsonShowsBothFiguresAndWhichGoverns) {
   const nlohmann::json j =
-      report::quote_json(quote_of("gpu: a100-80gb-pcie\ngpus: 8\nrack_amps: 16\n"), report::Lang::kEn);
+      report::quote_json(quote_from("gpu: a100-80gb-pcie\ngpus: 8\nrack_amps: 16\n"), report::Lang::kEn);
   const nlohmann::json& p = j.at("power_w");
   EXPECT_DOUBLE_EQ(p.at("node_peak").get<double>(), 4320);
   EXPECT_DOUBLE_EQ(p.at("parts").get<double>(), 3388);

@@ -12,14 +12,11 @@
 namespace gpuplan::plan {
 namespace {
 
-using gpuplan::testing::config_from;
 using gpuplan::testing::default_catalog;
 using gpuplan::testing::en;
 using gpuplan::testing::findings_with_id;
+using gpuplan::testing::quote_from;
 
-Quote quote_of(const std::string& yaml) {
-  return build_quote(config_from(yaml, default_catalog()), default_catalog());
-}
 
 const QuoteLine* line_of(const Quote& q, const std::string& id) {
   for (const QuoteLine& l : q.lines)
@@ -40,7 +37,7 @@ const char* kLoadedWorkstation =
     "public_bandwidth: fixed-100mbps\nsoftware_image: true\nrack_amps: 16\nregion: cn-east\n";
 
 TEST(RentTest, BareOneGpuClassRentsAtTheMarketRangeAlone) {
-  const Quote q = quote_of("gpu: a100-80gb-pcie\ngpus: 1\nregion: cn-east\n");
+  const Quote q = quote_from("gpu: a100-80gb-pcie\ngpus: 1\nregion: cn-east\n");
   // Default workstation: 1 × 2 TB data disk = the class's included 2 TB; Ethernet; no tier.
   expect_range(q.total_rent_monthly, 3000, 5000);  // a100-80gb-1gpu × cn-east 1.0
   EXPECT_EQ(line_of(q, "rent-nvme-per-tb"), nullptr);
@@ -48,7 +45,7 @@ TEST(RentTest, BareOneGpuClassRentsAtTheMarketRangeAlone) {
 }
 
 TEST(RentTest, LoadedOneGpuBuildRentsForMoreLineByLine) {
-  const Quote q = quote_of(kLoadedWorkstation);
+  const Quote q = quote_from(kLoadedWorkstation);
   const QuoteLine* ib = line_of(q, "rent-ib-hdr-adapter");
   ASSERT_NE(ib, nullptr);
   expect_range(ib->rent_monthly, 300, 600);  // 1 adapter × ¥300–600
@@ -70,21 +67,21 @@ TEST(RentTest, LoadedOneGpuBuildRentsForMoreLineByLine) {
 }
 
 TEST(RentTest, TenAndHundredMbpsFixedDifferSeveralFold) {
-  const Quote ten = quote_of("gpu: a100-80gb-pcie\ngpus: 1\npublic_bandwidth: fixed-10mbps\n");
-  const Quote hundred = quote_of("gpu: a100-80gb-pcie\ngpus: 1\npublic_bandwidth: fixed-100mbps\n");
+  const Quote ten = quote_from("gpu: a100-80gb-pcie\ngpus: 1\npublic_bandwidth: fixed-10mbps\n");
+  const Quote hundred = quote_from("gpu: a100-80gb-pcie\ngpus: 1\npublic_bandwidth: fixed-100mbps\n");
   expect_range(line_of(ten, "fixed-10mbps")->rent_monthly, 525, 800);  // 5 × 25 + 5 × 80 .. 10 × 80
   // [S0 §2.3] "several-fold": even the cheapest 100 Mbps reading is 7,725 / 800 ≈ 9.7 × the dearest 10 Mbps.
   EXPECT_GT(line_of(hundred, "fixed-100mbps")->rent_monthly.low, 9 * line_of(ten, "fixed-10mbps")->rent_monthly.high);
   EXPECT_EQ(en(line_of(ten, "fixed-10mbps")->item),
             "Fixed public bandwidth 10 Mbps (no traffic charge; up to 3.24 TB a month at full rate)");
   // Plain "fixed" and "metered" stay valid and price no tier.
-  EXPECT_EQ(line_of(quote_of("gpu: a100-80gb-pcie\ngpus: 1\npublic_bandwidth: fixed\n"), "fixed-10mbps"), nullptr);
+  EXPECT_EQ(line_of(quote_from("gpu: a100-80gb-pcie\ngpus: 1\npublic_bandwidth: fixed\n"), "fixed-10mbps"), nullptr);
 }
 
 TEST(RentTest, StorageAndAdaptersScaleWithNodes) {
   // Two 8-GPU HGX nodes with 8 × 7.68 TB each and 8 IB adapters each: 61.44 − 15.36 = 46.08 TB
   // a node beyond the class, 92.16 TB in all × ¥50–100 = ¥4,608–9,216; 16 adapters × ¥300–600.
-  const Quote q = quote_of(
+  const Quote q = quote_from(
       "gpu: a100-80gb-sxm\ngpus: 8\nnodes: 2\ndata_disk: {part: nvme-u2-7.68tb, count: 8}\n"
       "nics: [{part: ib-hdr-200g, count: 8}]\n");
   const QuoteLine* storage = line_of(q, "rent-nvme-per-tb");
@@ -107,7 +104,7 @@ TEST(RentTest, AnUnknownBandwidthTierIsAnErrorNamingTheField) {
 
 TEST(RentTest, BelowTheRentBandIsStatedAsTheSourcesConflict) {
   // 8 GPUs at ¥12,000–15,000 is ¥1,500–1,875 a GPU, below the article's ¥3,000–4,500 band.
-  const Quote q = quote_of("gpu: a100-80gb-sxm\ngpus: 8\nregion: cn-east\n");
+  const Quote q = quote_from("gpu: a100-80gb-sxm\ngpus: 8\nregion: cn-east\n");
   auto f = findings_with_id(q.findings, "band.rent_per_gpu");
   ASSERT_EQ(f.size(), 1u);
   EXPECT_EQ(f[0].severity, Severity::kInfo);

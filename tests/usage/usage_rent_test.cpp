@@ -8,6 +8,7 @@
 #include "report/usage_render.h"
 #include "test_support.h"
 #include "usage/synth.h"
+#include "usage/synth_hours.h"
 #include "usage/usage.h"
 
 namespace gpuplan::usage {
@@ -18,19 +19,10 @@ using testing::CliResult;
 using testing::default_catalog;
 using testing::run_gpuplan;
 using testing::temp_dir;
-using testing::write_file;
 
+// Five-minute samples, as these cases were worked at.
 telemetry::HourlyData synth_hours(SynthPattern pattern, int days, int gpus) {
-  SynthOptions o;
-  o.pattern = pattern;
-  o.gpus = gpus;
-  o.days = days;
-  o.interval_s = 300;
-  std::ostringstream text;
-  synthesize(o, text);
-  auto data = telemetry::read_hourly({write_file(temp_dir(), "synth.log", text.str())}, telemetry::SourceFormat::kAuto);
-  EXPECT_TRUE(data.ok()) << (data.ok() ? "" : data.error().str());
-  return data.ok() ? *data : telemetry::HourlyData{};
+  return testing::synth_hours(pattern, days, gpus, 300);
 }
 
 const telemetry::HourlyData& nightly8() {

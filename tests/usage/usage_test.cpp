@@ -9,6 +9,7 @@
 #include "tco/tco.h"
 #include "test_support.h"
 #include "usage/synth.h"
+#include "usage/synth_hours.h"
 
 namespace gpuplan::usage {
 namespace {
@@ -16,22 +17,8 @@ namespace {
 using gpuplan::testing::default_catalog;
 using gpuplan::testing::fact_in;
 using gpuplan::testing::temp_dir;
+using gpuplan::testing::synth_hours;
 using gpuplan::testing::write_file;
-
-telemetry::HourlyData synth_hours(SynthPattern pattern, int days, int gpus = 8, SynthFormat format = SynthFormat::kSmiCsv) {
-  SynthOptions o;
-  o.pattern = pattern;
-  o.format = format;
-  o.gpus = gpus;
-  o.days = days;
-  o.interval_s = 60;
-  std::ostringstream text;
-  synthesize(o, text);
-  std::string path = write_file(temp_dir(), "synth.log", text.str());
-  auto data = telemetry::read_hourly({path}, telemetry::SourceFormat::kAuto);
-  EXPECT_TRUE(data.ok()) << (data.ok() ? "" : data.error().str());
-  return data.ok() ? *data : telemetry::HourlyData{};
-}
 
 TEST(SynthTest, PatternsAreWhatTheyClaim) {
   SynthOptions o;
@@ -45,9 +32,9 @@ TEST(SynthTest, PatternsAreWhatTheyClaim) {
 }
 
 TEST(SynthTest, EveryFormatReadsBackToTheSameHours) {
-  auto csv = synth_hours(SynthPattern::kNightlyPeak, 2, 2, SynthFormat::kSmiCsv);
-  auto dmon = synth_hours(SynthPattern::kNightlyPeak, 2, 2, SynthFormat::kDmon);
-  auto prom = synth_hours(SynthPattern::kNightlyPeak, 2, 2, SynthFormat::kProm);
+  auto csv = synth_hours(SynthPattern::kNightlyPeak, 2, 2, 60, SynthFormat::kSmiCsv);
+  auto dmon = synth_hours(SynthPattern::kNightlyPeak, 2, 2, 60, SynthFormat::kDmon);
+  auto prom = synth_hours(SynthPattern::kNightlyPeak, 2, 2, 60, SynthFormat::kProm);
   ASSERT_EQ(csv.hours.size(), 48u);
   ASSERT_EQ(dmon.hours.size(), 48u);
   ASSERT_EQ(prom.hours.size(), 48u);
