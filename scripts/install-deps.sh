@@ -8,6 +8,7 @@ packages=(
   libcli11-dev libfmt-dev nlohmann-json3-dev libyaml-cpp-dev
   libgtest-dev libgmock-dev
   zlib1g-dev libcurl4-openssl-dev libarchive-dev libssl-dev
+  libsqlite3-dev libcpp-httplib-dev libcrypt-dev
   prometheus
 )
 

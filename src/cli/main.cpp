@@ -19,7 +19,7 @@ const std::vector<Verb>& verbs() {
       {"audit", "cli.help.audit", add_audit},          {"tco", "cli.help.tco", add_tco},
       {"usage", "cli.help.usage", add_usage},          {"catalog", "cli.help.catalog", add_catalog},
       {"accept", "cli.help.accept", add_accept},       {"diagnose", "cli.help.diagnose", add_diagnose},
-      {"snapshot", "cli.help.snapshot", add_snapshot},
+      {"snapshot", "cli.help.snapshot", add_snapshot}, {"watch", "cli.help.watch", add_watch},
   };
   return table;
 }

@@ -32,5 +32,6 @@ Run add_catalog(CLI::App& cmd);
 Run add_accept(CLI::App& cmd);
 Run add_diagnose(CLI::App& cmd);
 Run add_snapshot(CLI::App& cmd);
+Run add_watch(CLI::App& cmd);
 
 }  // namespace gpuplan::cli

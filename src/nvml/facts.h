@@ -40,10 +40,15 @@ struct GpuProcess {
 // One reading of what changes.
 struct GpuDynamic {
   std::optional<double> utilization_pct;
+  std::optional<double> memory_copy_utilization_pct;  // nvmlUtilization_t.memory: memory controller busy
   std::optional<double> memory_used_mib;
+  std::optional<double> memory_free_mib;
   std::optional<double> temperature_c;
+  std::optional<double> memory_temperature_c;  // HBM (NVML_FI_DEV_MEMORY_TEMP); nullopt where not reported
   std::optional<double> power_w;
+  std::optional<uint64_t> energy_mj;  // total energy since the driver loaded, millijoules
   std::optional<double> sm_clock_mhz;
+  std::optional<double> memory_clock_mhz;
   std::optional<uint64_t>
       clock_event_reasons;           // bit 0x20 SW thermal, 0x40 HW thermal, 0x8 HW slowdown, 0x4 SW power cap
   std::optional<unsigned> link_gen;  // current PCIe link
@@ -62,6 +67,10 @@ struct GpuDynamic {
   std::optional<bool> remapping_pending;
   std::optional<bool> remapping_failed;
   std::vector<bool> nvlink_active;                   // per link index; empty when the GPU has no NVLink
+  // NVLink error counters summed over the GPU's links (nvmlDeviceGetNvLinkErrorCounter): nullopt
+  // when the GPU has no NVLink or the driver does not report them.
+  std::optional<uint64_t> nvlink_replay_errors, nvlink_recovery_errors;
+  std::optional<uint64_t> nvlink_crc_flit_errors, nvlink_crc_data_errors;
   std::optional<std::vector<GpuProcess>> processes;  // compute processes; NVML's unused (pid 0) slots left out
 };
 
