@@ -94,6 +94,7 @@ const std::vector<std::pair<std::string, std::string>> kVerbs = {
     {"accept", "cli.help.accept"},
     {"diagnose", "cli.help.diagnose"},
     {"snapshot", "cli.help.snapshot"},
+    {"watch", "cli.help.watch"},
 };
 
 // All the fields catalog/gpu.yaml requires of a gpu entry except id, buy and source, on one line,
@@ -179,7 +180,7 @@ TEST(CliTest, ParseErrorsNameWhatWasWrong) {
     std::string command;
   };
   const std::vector<std::string> verbs = {"quote",   "recommend", "audit",    "tco",     "usage",
-                                          "catalog", "accept",    "diagnose", "snapshot"};
+                                          "catalog", "accept",    "diagnose", "snapshot", "watch"};
   Phrase unknown_verb("cli.parse.unknown_verb");
   unknown_verb.facts.push_back(did_you_mean("quoet", verbs));
   unknown_verb.fact("got", "quoet").fact("command", "gpuplan").fact(list_of("verbs", verbs));
