@@ -69,6 +69,9 @@ const std::vector<std::string_view>& required_thresholds() {
       "accept.pcie.min_width",
       "accept.pcie.max_replays",
       "accept.nvme.max_percentage_used",
+      // watch rules
+      "watch.alert.for_minutes",
+      "watch.alert.ecc_trend_window_h",
       // diagnose
       "diagnose.thermal.airflow_c",
       "diagnose.thermal.sustained_minutes",
