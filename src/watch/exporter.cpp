@@ -192,6 +192,12 @@ Result<void> Exporter::start(const ExporterOptions& options, StateFn state) {
   } else {
     server = std::make_unique<httplib::Server>();
   }
+  // cpp-httplib's default also sets SO_REUSEPORT, with which a second watch (or anything else)
+  // would share the port silently; SO_REUSEADDR alone still allows a quick restart.
+  server->set_socket_options([](socket_t sock) {
+    int yes = 1;
+    setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+  });
   server->set_payload_max_length(kMaxPayload);
   server->set_read_timeout(kReadTimeoutS);
   server->set_write_timeout(kWriteTimeoutS);
