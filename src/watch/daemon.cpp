@@ -67,9 +67,9 @@ std::optional<milliseconds> parse_duration(const std::string& text) {
   const std::string unit = text.substr(digits);
   if (unit == "ms") return milliseconds(n);
   if (unit == "s") return milliseconds(n * 1000);
-  if (unit == "m") return milliseconds(n * 60'000);
-  if (unit == "h") return milliseconds(n * 3'600'000);
-  if (unit == "d") return milliseconds(n * 86'400'000);
+  if (unit == "m") return milliseconds(n * 60000);
+  if (unit == "h") return milliseconds(n * 3600000);
+  if (unit == "d") return milliseconds(n * 86400000);
   return std::nullopt;
 }
 
