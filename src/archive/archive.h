@@ -82,6 +82,12 @@ struct CommitResult {
   int64_t last_time_ms = 0; // the newest reading's time in it (0 when none)
 };
 
+// The pending bound: 20000 readings hold 40 minutes of 8 GPUs read every second (over 3 hours
+// at the default 5 s) in a few megabytes; events are rare, 10000 is far more than a bad hour.
+// Beyond either bound the oldest are dropped and counted in dropped().
+constexpr size_t kMaxPendingReadings = 20000;
+constexpr size_t kMaxPendingEvents = 10000;
+
 class Archive {
  public:
   // Opens or creates `path` (WAL, schema created or migrated). `host` is recorded once, for the
@@ -95,7 +101,7 @@ class Archive {
   virtual void add(const Reading& reading) = 0;
   virtual void add(const Event& event) = 0;
   virtual int64_t pending() const = 0;    // readings and events not yet committed
-  virtual int64_t dropped() const = 0;    // readings dropped because the pending bound was reached
+  virtual int64_t dropped() const = 0;    // readings and events dropped because a pending bound was reached
   // Writes every pending reading and event in one transaction. An Error (disk full, read-only)
   // leaves them pending; the next commit tries again.
   virtual Result<CommitResult> commit() = 0;
@@ -123,6 +129,10 @@ Result<void> read_readings(const std::string& path, int64_t from_ms, int64_t to_
                            const std::function<bool(const Reading&)>& each);
 Result<std::vector<Event>> read_events(const std::string& path);
 Result<std::vector<HourlyRollup>> read_rollups(const std::string& path);
+// The rollups, then the hours after them worked out from the raw readings as maintain() would
+// (the current hour too, partial), without writing: every hour the archive knows, in hour then
+// GPU order.
+Result<std::vector<HourlyRollup>> read_hourly(const std::string& path);
 
 // Whether the file starts with SQLite's magic ("SQLite format 3\0").
 bool is_sqlite_file(const std::string& path);

@@ -148,14 +148,23 @@ GpuStatic Nvml::Impl::read_static(unsigned gpu) {
   return s;
 }
 
-GpuDynamic Nvml::Impl::read_dynamic(unsigned gpu, bool full) {
+GpuDynamic Nvml::Impl::read_dynamic(unsigned gpu, Depth depth, bool watch_extras) {
+  const bool full = depth != Depth::kSample;
   GpuDynamic d;
   Device dev = devices[gpu];
+  lost[gpu] = false;
   if (!dev) return d;
   Utilization util{};
-  if (call(utilization, gpu, dev, &util)) d.utilization_pct = util.gpu;
+  if (call(utilization, gpu, dev, &util)) {
+    d.utilization_pct = util.gpu;
+    d.memory_copy_utilization_pct = util.memory;
+  }
+  if (lost[gpu]) return d;  // off the bus: the other calls would answer the same
   Memory mem{};
-  if (call(memory_info, gpu, dev, &mem)) d.memory_used_mib = bytes_to_mib(mem.used);
+  if (call(memory_info, gpu, dev, &mem)) {
+    d.memory_used_mib = bytes_to_mib(mem.used);
+    d.memory_free_mib = bytes_to_mib(mem.free);
+  }
   // nvmlDeviceGetTemperature is deprecated in NVML 13; its successor takes a versioned struct.
   unsigned t = 0;
   Temperature tv{kTemperatureV1, kTemperatureGpu, 0};
@@ -198,6 +207,12 @@ GpuDynamic Nvml::Impl::read_dynamic(unsigned gpu, bool full) {
   d.link_gen = device_uint(curr_link_gen, gpu);
   d.link_width = device_uint(curr_link_width, gpu);
   d.pcie_replays = device_uint(pcie_replays, gpu);
+  // Only watch asks the extras: a snapshot's unsupported list stays what it was before watch.
+  if (depth == Depth::kWatch) {
+    d.nvlink_active = nvlinks(gpu);
+    if (watch_extras) read_watch_extras(gpu, d);
+    return d;
+  }
   // A count query (*pageCount = 0) answers INSUFFICIENT_SIZE with the count when pages exist.
   auto retired = [&](Enum cause, const char* variant) -> std::optional<unsigned> {
     unsigned n = 0;
@@ -222,6 +237,7 @@ GpuDynamic Nvml::Impl::read_dynamic(unsigned gpu, bool full) {
     d.remapping_failed = failed != 0;
   }
   d.nvlink_active = nvlinks(gpu);
+  if (watch_extras) read_watch_extras(gpu, d);
   d.processes = processes(gpu);
   return d;
 }
@@ -233,12 +249,12 @@ GpuStatic Nvml::read_static(unsigned index) {
 
 GpuDynamic Nvml::read_dynamic(unsigned index) {
   if (index >= count()) return {};
-  return impl_->read_dynamic(index, true);
+  return impl_->read_dynamic(index, Depth::kFull);
 }
 
 GpuDynamic Nvml::read_sample(unsigned index) {
   if (index >= count()) return {};
-  return impl_->read_dynamic(index, false);
+  return impl_->read_dynamic(index, Depth::kSample);
 }
 
 NvmlFacts Nvml::read_facts() {
@@ -253,7 +269,7 @@ NvmlFacts Nvml::read_facts() {
   buf.assign(kSystemNvmlVersionBufferSize, '\0');
   if (m.call(m.nvml_version, kSystem, buf.data(), kSystemNvmlVersionBufferSize)) f.nvml_version = buf.c_str();
 
-  for (unsigned i = 0; i < count(); ++i) f.gpus.push_back({m.read_static(i), m.read_dynamic(i, true)});
+  for (unsigned i = 0; i < count(); ++i) f.gpus.push_back({m.read_static(i), m.read_dynamic(i, Depth::kFull)});
 
   // A pair refused once means the platform cannot say; the other pairs are not asked.
   for (unsigned a = 0; a < count(); ++a) {

@@ -71,7 +71,9 @@ struct Nvml::Impl {
   Sym<api::TemperatureVFn> temperature_v;
   Sym<api::DeviceUintFn> power_usage, enforced_power_limit, pcie_replays;
   Sym<api::ClockFn> clock_info, max_clock_info;
-  Sym<api::DeviceUint64Fn> clocks_event_reasons, clocks_throttle_reasons;
+  Sym<api::DeviceUint64Fn> clocks_event_reasons, clocks_throttle_reasons, total_energy;
+  Sym<api::FieldValuesFn> field_values;
+  Sym<api::NvLinkErrorCounterFn> nvlink_error_counter;
   Sym<api::EccModeFn> ecc_mode;
   Sym<api::TotalEccFn> total_ecc_errors;
   Sym<api::RetiredPagesFn> retired_pages;
@@ -87,6 +89,9 @@ struct Nvml::Impl {
   // so a 72-hour sampler does not repeat a failing call 260,000 times.
   std::set<std::pair<std::string, unsigned>> refused;
   std::vector<std::optional<unsigned>> nvlink_links;  // links found by the first probe, per GPU
+  // GPUs that answered GPU_IS_LOST during the reading under way (set by try_in_order, cleared
+  // when a reading starts): their reading is reported as lost, not as unsupported facts.
+  std::vector<bool> lost;
   std::vector<std::string> notes;                     // NvmlFacts::unsupported, in the order first seen
   std::set<std::string> noted;
 
@@ -133,9 +138,13 @@ struct Nvml::Impl {
   // the first time is kept, so later readings ask exactly those links.
   std::vector<bool> nvlinks(unsigned gpu);
   GpuStatic read_static(unsigned gpu);
-  // What a telemetry Sample carries; `full` adds links, replays, aggregate ECC, retirement,
-  // remapping, NVLink and processes.
-  GpuDynamic read_dynamic(unsigned gpu, bool full);
+  // What a telemetry Sample carries; kWatch adds links, replays, aggregate ECC and NVLink states;
+  // kFull adds retirement, remapping and processes. `watch_extras`: also memory temperature,
+  // energy, memory clock and NVLink error counters (read_watch_extras).
+  GpuDynamic read_dynamic(unsigned gpu, Depth depth, bool watch_extras = false);
+  // The extra facts of a watch reading (nvml/device_reads_watch.cpp).
+  void read_watch_extras(unsigned gpu, GpuDynamic& d);
+  std::optional<uint64_t> nvlink_error_sum(unsigned gpu, api::Enum counter, const char* variant);
 };
 
 }  // namespace gpuplan::nvml

@@ -82,6 +82,9 @@ void Nvml::Impl::resolve_optional() {
   max_clock_info = find<ClockFn>(lib, "nvmlDeviceGetMaxClockInfo");
   clocks_event_reasons = find<DeviceUint64Fn>(lib, "nvmlDeviceGetCurrentClocksEventReasons");
   clocks_throttle_reasons = find<DeviceUint64Fn>(lib, "nvmlDeviceGetCurrentClocksThrottleReasons");
+  total_energy = find<DeviceUint64Fn>(lib, "nvmlDeviceGetTotalEnergyConsumption");
+  field_values = find<FieldValuesFn>(lib, "nvmlDeviceGetFieldValues");
+  nvlink_error_counter = find<NvLinkErrorCounterFn>(lib, "nvmlDeviceGetNvLinkErrorCounter");
   pcie_replays = find<DeviceUintFn>(lib, "nvmlDeviceGetPcieReplayCounter");
   ecc_mode = find<EccModeFn>(lib, "nvmlDeviceGetEccMode");
   total_ecc_errors = find<TotalEccFn>(lib, "nvmlDeviceGetTotalEccErrors");
@@ -129,6 +132,12 @@ bool Nvml::Impl::try_in_order(unsigned gpu, std::initializer_list<Attempt> attem
     if (refused.count({key, gpu})) continue;
     Return rc = a.run();
     if (rc == kSuccess) return true;
+    // A GPU off the bus answers every call this way: the reading is lost, not the fact
+    // unsupported, so nothing is noted or remembered and the next reading asks again.
+    if (rc == kErrorGpuIsLost && gpu != detail::kSystem && gpu < lost.size()) {
+      lost[gpu] = true;
+      return false;
+    }
     last = &a;
     last_rc = rc;
     if (rc != kErrorNotSupported && rc != kErrorFunctionNotFound) break;
@@ -206,10 +215,12 @@ Result<std::unique_ptr<Nvml>> Nvml::open(const std::string& library) {
   impl->resolve_optional();
   impl->devices.assign(count, nullptr);
   impl->nvlink_links.assign(count, std::nullopt);
+  impl->lost.assign(count, false);
   for (unsigned i = 0; i < count; ++i) {
     // One GPU NVML may not open (no permission, lost) still counts; its facts stay empty.
     if (Return rc = impl->handle_by_index.fn(i, &impl->devices[i]); rc != kSuccess) {
       impl->devices[i] = nullptr;
+      impl->lost[i] = rc == kErrorGpuIsLost;
       impl->note(impl->handle_by_index.name + where(i) + ": " + impl->error_text(rc));
     }
   }

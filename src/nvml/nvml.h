@@ -22,6 +22,18 @@
 
 namespace gpuplan::nvml {
 
+// How much one dynamic reading asks (see Nvml::read_sample, read_watch, read_dynamic).
+enum class Depth { kSample, kWatch, kFull };
+
+// One reading as `gpuplan watch` takes it: `lost` when NVML answered GPU_IS_LOST (the GPU fell
+// off the bus) to any call of the reading; `values` is then empty, and nothing is noted as
+// unsupported. A lost GPU is asked again at the next reading (its handle too, when NVML could
+// not open it), so its return is seen.
+struct WatchReading {
+  bool lost = false;
+  GpuDynamic values;
+};
+
 class Nvml {
  public:
   // `library` empty: $GPUPLAN_NVML_LIBRARY, else "libnvidia-ml.so.1", else "libnvidia-ml.so".
@@ -43,6 +55,11 @@ class Nvml {
   // power, SM clock, clock event reasons, ECC mode and volatile counts): what the sampler calls
   // every interval, without the NVLink, process and retirement queries.
   GpuDynamic read_sample(unsigned index);
+  // What `gpuplan watch` reads every interval: the sample plus link, replays, aggregate ECC,
+  // memory copy utilization, memory free and temperature, energy, memory clock and the NVLink
+  // states and error counters (summed over links). `full` adds the costlier reads: retired
+  // pages, remapped rows and processes.
+  WatchReading read_watch(unsigned index, bool full);
   // The unsupported lines so far (what read_facts copies into NvmlFacts::unsupported). Each
   // call that answered NOT_SUPPORTED or FUNCTION_NOT_FOUND for a GPU is not asked again.
   const std::vector<std::string>& unsupported() const;

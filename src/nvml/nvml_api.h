@@ -35,6 +35,7 @@ constexpr Enum kTemperatureGpu = 0;
 constexpr Enum kTemperatureThresholdShutdown = 0;
 constexpr Enum kTemperatureThresholdSlowdown = 1;
 constexpr Enum kClockSm = 1;
+constexpr Enum kClockMem = 2;
 
 // nvmlMemoryErrorType_t, nvmlEccCounterType_t, nvmlPageRetirementCause_t, nvmlEnableState_t.
 constexpr Enum kMemoryErrorCorrected = 0;
@@ -45,6 +46,21 @@ constexpr Enum kRetiredMultipleSingleBit = 0;
 constexpr Enum kRetiredDoubleBit = 1;
 constexpr Enum kFeatureDisabled = 0;
 constexpr Enum kFeatureEnabled = 1;
+
+// nvmlNvLinkErrorCounter_t: the data-link counters nvmlDeviceGetNvLinkErrorCounter reads per link.
+constexpr Enum kNvLinkErrorDlReplay = 0;
+constexpr Enum kNvLinkErrorDlRecovery = 1;
+constexpr Enum kNvLinkErrorDlCrcFlit = 2;
+constexpr Enum kNvLinkErrorDlCrcData = 3;
+
+// Field ids of nvmlDeviceGetFieldValues (nvml.h NVML_FI_*) and nvmlValueType_t.
+constexpr unsigned kFieldMemoryTemp = 82;  // NVML_FI_DEV_MEMORY_TEMP, HBM temperature in °C
+constexpr Enum kValueTypeDouble = 0;
+constexpr Enum kValueTypeUnsignedInt = 1;
+constexpr Enum kValueTypeUnsignedLong = 2;
+constexpr Enum kValueTypeUnsignedLongLong = 3;
+constexpr Enum kValueTypeSignedLongLong = 4;
+constexpr Enum kValueTypeSignedInt = 5;
 
 // Buffer sizes the header names (the larger _V2 ones where two exist).
 constexpr unsigned kDeviceNameBufferSize = 96;
@@ -111,6 +127,27 @@ struct ProcessInfoV2 {  // nvmlProcessInfo_v2_t, written by _v2 (and by _v3 on m
 };
 static_assert(sizeof(ProcessInfoV2) == 24 && offsetof(ProcessInfoV2, gpu_instance_id) == 16);
 
+// nvmlFieldValue_t (nvml.h since 9.x; same layout in every header since): the caller sets
+// field_id (and scope_id, a link for per-link fields); NVML fills the rest, with a return code
+// per field. The value is nvmlValue_t, a union of 8 bytes read by value_type.
+struct FieldValue {
+  unsigned field_id;
+  unsigned scope_id;
+  long long timestamp;     // µs since 1970
+  long long latency_usec;
+  Enum value_type;
+  Return nvml_return;
+  union {
+    double d;
+    unsigned ui;
+    unsigned long ul;
+    unsigned long long ull;
+    long long sll;
+    int si;
+  } value;
+};
+static_assert(sizeof(FieldValue) == 40 && offsetof(FieldValue, value_type) == 24 && offsetof(FieldValue, value) == 32);
+
 // Signatures, one alias per shape; several symbols share a shape.
 using InitFn = Return (*)();
 using ShutdownFn = Return (*)();
@@ -137,5 +174,7 @@ using NvLinkStateFn = Return (*)(Device, unsigned, Enum*);
 using TopologyFn = Return (*)(Device, Device, Enum*);
 // The process calls take a pointer whose element layout depends on the symbol; void* here.
 using ProcessesFn = Return (*)(Device, unsigned*, void*);
+using FieldValuesFn = Return (*)(Device, int, FieldValue*);
+using NvLinkErrorCounterFn = Return (*)(Device, unsigned, Enum, unsigned long long*);
 
 }  // namespace gpuplan::nvml::api

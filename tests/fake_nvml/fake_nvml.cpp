@@ -30,7 +30,15 @@
 //   remapped_rows_correctable, remapped_rows_uncorrectable, remapping_pending, remapping_failed,
 //   nvlinks (number of links), nvlinks_down (indices of inactive links),
 //   processes ([{pid, used_mib}], used_mib absent = NVML_VALUE_NOT_AVAILABLE),
-//   unsupported (as above, this GPU only), handle_error (nvmlDeviceGetHandleByIndex fails with it).
+//   unsupported (as above, this GPU only), handle_error (nvmlDeviceGetHandleByIndex fails with it),
+//   memory_temperature_c (nvmlDeviceGetFieldValues NVML_FI_DEV_MEMORY_TEMP), energy_mj
+//   (nvmlDeviceGetTotalEnergyConsumption), memory_clock_mhz (nvmlDeviceGetClockInfo NVML_CLOCK_MEM),
+//   nvlink_replay_errors, nvlink_recovery_errors, nvlink_crc_flit_errors, nvlink_crc_data_errors
+//   (nvmlDeviceGetNvLinkErrorCounter: what EACH link answers, so the sum is this × nvlinks),
+//   lost: {from_s: A, to_s: B}   every call on this GPU (its handle too) answers GPU_IS_LOST while
+//                                A <= seconds since nvmlInit < B (on the clock_file clock when set);
+//                                to_s absent: lost for good.
+// (The calls from ECC on live in fake_nvml_calls.inc, included at the end.)
 // A key that is absent answers NOT_SUPPORTED. Any number may instead be {start: S, per_hour: R}:
 // S + R × hours since nvmlInit (integers are rounded down).
 #include <time.h>
@@ -130,7 +138,15 @@ const std::set<std::string> kGpuKeys = {"name",
                                         "nvlinks_down",
                                         "processes",
                                         "unsupported",
-                                        "handle_error"};
+                                        "handle_error",
+                                        "memory_temperature_c",
+                                        "energy_mj",
+                                        "memory_clock_mhz",
+                                        "nvlink_replay_errors",
+                                        "nvlink_recovery_errors",
+                                        "nvlink_crc_flit_errors",
+                                        "nvlink_crc_data_errors",
+                                        "lost"};
 
 double realtime_s() {
   timespec ts{};
@@ -197,6 +213,15 @@ double hours(const State& s) {
   return (realtime_s() - s.init_time_s) / 3600.0;
 }
 
+// Whether GPU node `g` is inside its `lost` window now.
+bool is_lost(const State& s, const YAML::Node& g) {
+  const YAML::Node lost = g["lost"];
+  if (!lost) return false;
+  const double now_s = hours(s) * 3600.0;
+  const double from = lost["from_s"] ? lost["from_s"].as<double>() : 0.0;
+  return now_s >= from && (!lost["to_s"] || now_s < lost["to_s"].as<double>());
+}
+
 double number(const State& s, const YAML::Node& v) {
   if (v.IsMap()) return v["start"].as<double>() + v["per_hour"].as<double>() * hours(s);
   return v.as<double>();
@@ -230,6 +255,7 @@ Return answer(const char* function, api::Device device, Body body) {
   if (s.function_not_found.count(function)) return api::kErrorFunctionNotFound;
   if (s.unsupported.count(function) || s.gpu_unsupported[dev->index].count(function)) return api::kErrorNotSupported;
   try {
+    if (is_lost(s, s.gpus[dev->index])) return api::kErrorGpuIsLost;
     return body(s, s.gpus[dev->index], dev->index);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "fake NVML: %s: %s (GPU %u): %s\n", s.file.c_str(), function, dev->index, e.what());
@@ -480,6 +506,7 @@ NVML_EXPORT Return nvmlDeviceGetHandleByIndex_v2(unsigned index, api::Device* de
   if (!device || index >= s.gpus.size()) return api::kErrorInvalidArgument;
   try {
     if (s.gpus[index]["handle_error"]) return s.gpus[index]["handle_error"].as<int>();
+    if (is_lost(s, s.gpus[index])) return api::kErrorGpuIsLost;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "fake NVML: %s: gpus[%u].handle_error: %s\n", s.file.c_str(), index, e.what());
     return api::kErrorUnknown;
@@ -595,6 +622,7 @@ NVML_EXPORT Return nvmlDeviceGetTemperatureThreshold(api::Device d, api::Enum ty
 }
 
 NVML_EXPORT Return nvmlDeviceGetClockInfo(api::Device d, api::Enum type, unsigned* mhz) {
+  if (type == api::kClockMem) return device_uint("nvmlDeviceGetClockInfo", d, "memory_clock_mhz", mhz);
   if (type != api::kClockSm) return api::kErrorNotSupported;
   return device_uint("nvmlDeviceGetClockInfo", d, "sm_clock_mhz", mhz);
 }
@@ -621,111 +649,4 @@ NVML_EXPORT Return nvmlDeviceGetCurrentClocksThrottleReasons(api::Device d, unsi
   return clock_reasons("nvmlDeviceGetCurrentClocksThrottleReasons", d, reasons);
 }
 
-NVML_EXPORT Return nvmlDeviceGetEccMode(api::Device d, api::Enum* current, api::Enum* pending) {
-  return answer("nvmlDeviceGetEccMode", d, [&](State&, const YAML::Node& g, unsigned) {
-    if (!current || !pending) return api::kErrorInvalidArgument;
-    if (!g["ecc_enabled"]) return api::kErrorNotSupported;
-    *current = *pending = g["ecc_enabled"].as<bool>() ? api::kFeatureEnabled : api::kFeatureDisabled;
-    return api::kSuccess;
-  });
-}
-
-NVML_EXPORT Return nvmlDeviceGetTotalEccErrors(api::Device d, api::Enum type, api::Enum counter,
-                                               unsigned long long* count) {
-  return answer("nvmlDeviceGetTotalEccErrors", d, [&](State& s, const YAML::Node& g, unsigned) {
-    if (!count) return api::kErrorInvalidArgument;
-    // "Requires ECC Mode to be enabled."
-    if (g["ecc_enabled"] && !g["ecc_enabled"].as<bool>()) return api::kErrorNotSupported;
-    std::string key = std::string("ecc_") + (counter == api::kVolatileEcc ? "volatile_" : "aggregate_") +
-                      (type == api::kMemoryErrorCorrected ? "corrected" : "uncorrected");
-    if (!g[key]) return api::kErrorNotSupported;
-    *count = count_value(s, g[key]);
-    return api::kSuccess;
-  });
-}
-
-NVML_EXPORT Return nvmlDeviceGetRetiredPages(api::Device d, api::Enum cause, unsigned* count,
-                                             unsigned long long* addresses) {
-  return retired_pages("nvmlDeviceGetRetiredPages", d, cause, count, addresses, nullptr);
-}
-NVML_EXPORT Return nvmlDeviceGetRetiredPages_v2(api::Device d, api::Enum cause, unsigned* count,
-                                                unsigned long long* addresses, unsigned long long* timestamps) {
-  return retired_pages("nvmlDeviceGetRetiredPages_v2", d, cause, count, addresses, timestamps);
-}
-
-NVML_EXPORT Return nvmlDeviceGetRetiredPagesPendingStatus(api::Device d, api::Enum* pending) {
-  return answer("nvmlDeviceGetRetiredPagesPendingStatus", d, [&](State&, const YAML::Node& g, unsigned) {
-    if (!pending) return api::kErrorInvalidArgument;
-    if (!g["retired_pages_pending"]) return api::kErrorNotSupported;
-    *pending = g["retired_pages_pending"].as<bool>() ? api::kFeatureEnabled : api::kFeatureDisabled;
-    return api::kSuccess;
-  });
-}
-
-NVML_EXPORT Return nvmlDeviceGetRemappedRows(api::Device d, unsigned* corr, unsigned* unc, unsigned* pending,
-                                             unsigned* failed) {
-  return answer("nvmlDeviceGetRemappedRows", d, [&](State& s, const YAML::Node& g, unsigned) {
-    if (!corr || !unc || !pending || !failed) return api::kErrorInvalidArgument;
-    if (!g["remapped_rows_correctable"]) return api::kErrorNotSupported;
-    *corr = static_cast<unsigned>(count_value(s, g["remapped_rows_correctable"]));
-    *unc =
-        g["remapped_rows_uncorrectable"] ? static_cast<unsigned>(count_value(s, g["remapped_rows_uncorrectable"])) : 0;
-    *pending = g["remapping_pending"] && g["remapping_pending"].as<bool>() ? 1 : 0;
-    *failed = g["remapping_failed"] && g["remapping_failed"].as<bool>() ? 1 : 0;
-    return api::kSuccess;
-  });
-}
-
-NVML_EXPORT Return nvmlDeviceGetNvLinkState(api::Device d, unsigned link, api::Enum* active) {
-  return answer("nvmlDeviceGetNvLinkState", d, [&](State&, const YAML::Node& g, unsigned) {
-    if (!active) return api::kErrorInvalidArgument;
-    if (!g["nvlinks"]) return api::kErrorNotSupported;
-    if (link >= g["nvlinks"].as<unsigned>() || link >= api::kMaxNvLinks) return api::kErrorInvalidArgument;
-    bool down = false;
-    if (g["nvlinks_down"]) {
-      for (const auto& i : g["nvlinks_down"]) down = down || i.as<unsigned>() == link;
-    }
-    *active = down ? api::kFeatureDisabled : api::kFeatureEnabled;
-    return api::kSuccess;
-  });
-}
-
-NVML_EXPORT Return nvmlDeviceGetTopologyCommonAncestor(api::Device d1, api::Device d2, api::Enum* level) {
-  const char* fn = "nvmlDeviceGetTopologyCommonAncestor";
-  unsigned second = 0;
-  Return found = answer(fn, d2, [&](State&, const YAML::Node&, unsigned index) {
-    second = index;
-    return api::kSuccess;
-  });
-  if (found != api::kSuccess) return found;
-  return answer(fn, d1, [&](State& s, const YAML::Node&, unsigned first) {
-    if (!level) return api::kErrorInvalidArgument;
-    const YAML::Node topo = s.scenario["topology"];
-    if (!topo) return api::kErrorNotSupported;
-    *level = topo["default"] ? topo["default"].as<int>() : 50;
-    if (topo["pairs"]) {
-      for (const auto& p : topo["pairs"]) {
-        unsigned a = p[0].as<unsigned>(), b = p[1].as<unsigned>();
-        if ((a == first && b == second) || (a == second && b == first)) *level = p[2].as<int>();
-      }
-    }
-    return api::kSuccess;
-  });
-}
-
-NVML_EXPORT Return nvmlDeviceGetComputeRunningProcesses_v3(api::Device d, unsigned* count, void* infos) {
-  size_t stride = sizeof(api::ProcessInfoV2);
-  {
-    State& s = state();
-    std::lock_guard<std::mutex> lock(s.mu);
-    const YAML::Node bytes = s.refcount > 0 ? s.scenario["processes_v3_entry_bytes"] : YAML::Node();
-    if (bytes && bytes.IsScalar() && bytes.Scalar() == "32") stride = 32;
-  }
-  return processes("nvmlDeviceGetComputeRunningProcesses_v3", d, count, infos, stride);
-}
-NVML_EXPORT Return nvmlDeviceGetComputeRunningProcesses_v2(api::Device d, unsigned* count, void* infos) {
-  return processes("nvmlDeviceGetComputeRunningProcesses_v2", d, count, infos, sizeof(api::ProcessInfoV2));
-}
-NVML_EXPORT Return nvmlDeviceGetComputeRunningProcesses(api::Device d, unsigned* count, void* infos) {
-  return processes("nvmlDeviceGetComputeRunningProcesses", d, count, infos, sizeof(api::ProcessInfoV1));
-}
+#include "fake_nvml_calls.inc"  // NOLINT: the rest of this library (see that file)

@@ -6,6 +6,14 @@ namespace {
 
 // clang-format off
 constexpr Words kWords[] = {
+  {"archive.error.open", "cannot open the health archive {file}: {reason}", "无法打开健康档案 {file}：{reason}"},
+  {"archive.error.not_archive", "{file} is not a gpuplan health archive", "{file} 不是 gpuplan 健康档案"},
+  {"archive.error.newer_schema", "{file} has archive schema version {found}; this gpuplan reads up to version {supported} (update gpuplan)",
+                                 "{file} 的档案结构版本是 {found}，本版 gpuplan 最高只能读取版本 {supported}（请升级 gpuplan）"},
+  {"archive.error.migrate", "cannot upgrade the health archive {file}: {reason}", "无法升级健康档案 {file}：{reason}"},
+  {"archive.error.write", "cannot write to the health archive {file}: {reason}; the readings are kept in memory and written at the next try",
+                          "无法写入健康档案 {file}：{reason}；读数暂存在内存中，下次重试时写入"},
+  {"archive.error.read", "cannot read the health archive {file}: {reason}", "无法读取健康档案 {file}：{reason}"},
   {"cli.help.watch.export", "write the archive back as an nvidia-smi CSV or dmon log", "把档案导出为 nvidia-smi CSV 或 dmon 日志"},
 };
 // clang-format on
