@@ -25,6 +25,7 @@
 #include <string_view>
 #include <vector>
 
+#include "accept/archive_trend.h"
 #include "accept/buyer_files.h"
 #include "accept/log_summary.h"
 #include "catalog/catalog.h"
@@ -85,6 +86,7 @@ struct AcceptInputs {
   std::optional<LogSummary> soak;     // --soak: G1
   std::optional<LogSummary> load;     // --load: G6
   std::optional<LogSummary> archive;  // --archive: G12
+  std::optional<ArchiveTrend> archive_trend;  // --archive when it is a gpuplan archive: the hourly ECC trend
   std::vector<std::pair<std::string, probe::SmartNvme>> smart;  // (file, parsed) per NVMe
   std::optional<std::vector<probe::IbstatPort>> ibstat;
   std::optional<probe::GpuTopology> topo;

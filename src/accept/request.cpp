@@ -42,6 +42,7 @@ class Preparation {
     if (auto step = summarise(request_.soak, "--soak", in.soak); !step) return step.error();
     if (auto step = summarise(request_.load, "--load", in.load); !step) return step.error();
     if (auto step = summarise(request_.archive, "--archive", in.archive); !step) return step.error();
+    if (auto step = read_trend(); !step) return step.error();
     if (auto step = read_tools(); !step) return step.error();
     if (auto step = read_benchmark(); !step) return step.error();
     if (auto step = read_firmware(); !step) return step.error();
@@ -66,6 +67,15 @@ class Preparation {
     for (const auto& skip : s->stats.skipped) note_(skipped_line(skip));
     out = std::move(*s);
     keep(std::string("inputs/") + (flag + 2) + "-" + base_name(path), path);
+    return {};
+  }
+
+  // A gpuplan health archive also gives G12 its hourly ECC trend.
+  Result<void> read_trend() {
+    if (request_.archive.empty()) return {};
+    auto trend = read_archive_trend(request_.archive);
+    if (!trend) return Error{trend.error().file, 0, "--archive", trend.error().message};
+    out_.inputs.archive_trend = std::move(*trend);
     return {};
   }
 

@@ -8,6 +8,7 @@
 
 #include "accept/check_helpers.h"
 #include "accept/checks.h"
+#include "core/dates.h"
 
 namespace gpuplan::accept::detail {
 
@@ -242,6 +243,44 @@ void check_load(const AcceptInputs& in, const Catalog& cat, Finding& c) {
 }
 
 // G12 -------------------------------------------------------------------------------------------
+namespace {
+
+// The last rising hours a trend note lists; the count and the total cover every hour.
+constexpr size_t kTrendHoursShown = 6;
+
+Phrase trend_note(const char* key, const GpuEccTrend& t, const std::vector<EccRiseHour>& rises) {
+  uint64_t total = 0;
+  for (const EccRiseHour& h : rises) total += h.rise;
+  std::vector<std::string> shown;
+  for (size_t i = rises.size() > kTrendHoursShown ? rises.size() - kTrendHoursShown : 0; i < rises.size(); ++i) {
+    const CivilTime hour = civil_from_ms(rises[i].hour_ms);
+    shown.push_back(hour.date() + " " + hour.hour_minute() + " +" + std::to_string(rises[i].rise));
+  }
+  return phrase(key)
+      .fact("gpu", t.gpu)
+      .fact("hours", std::to_string(rises.size()))
+      .fact("of", std::to_string(t.hours))
+      .fact("total", std::to_string(total))
+      .fact(list_of("rises", shown));
+}
+
+// The hourly ECC trend of a gpuplan archive (aggregate counts, which survive driver reloads): an
+// uncorrected rise fails, a corrected one warns, as the raw samples' rises do.
+void judge_trend(const ArchiveTrend& trend, Finding& c) {
+  for (const GpuEccTrend& t : trend.gpus) {
+    if (!t.uncorrected.empty()) {
+      escalate(c.severity, Severity::kFail);
+      c.note(trend_note("accept.archive.trend_uncorrected", t, t.uncorrected));
+    }
+    if (!t.corrected.empty()) {
+      escalate(c.severity, Severity::kWarn);
+      c.note(trend_note("accept.archive.trend_corrected", t, t.corrected));
+    }
+  }
+}
+
+}  // namespace
+
 void check_health_archive(const AcceptInputs& in, const Catalog& cat, Finding& c) {
   if (!in.archive) return needs(c, phrase("accept.archive.no_archive"));
   const LogSummary& log = *in.archive;
@@ -279,6 +318,7 @@ void check_health_archive(const AcceptInputs& in, const Catalog& cat, Finding& c
                  .fact("at", clock_time(*g.ecc_corrected_first_rise_ms)));
     }
   }
+  if (in.archive_trend) judge_trend(*in.archive_trend, c);
   // The health archive keeps memory, power and temperature besides ECC: name what it lacks.
   std::vector<Phrase> missing;
   auto lacks = [&](auto has_metric, const char* metric) {

@@ -16,6 +16,8 @@
 #include "cli/watch.h"
 #include "nvml/nvml.h"
 #include "watch/daemon.h"
+#include "watch/exporter.h"
+#include "watch/live_checks.h"
 #include "watch/follower.h"
 
 namespace gpuplan::cli {
@@ -84,7 +86,8 @@ struct WatchDaemonArgs {
   std::string interval = "5s", commit_every = "30s", keep_raw = "14d", duration;
   std::string archive = "/var/lib/gpuplan/archive.db";
   std::string kernel_log = "auto";
-  std::string log, listen, web_config;
+  std::string log, web_config, host;
+  std::string listen = watch::kDefaultListen;
 };
 
 std::optional<milliseconds> watch_duration_flag(const std::string& flag, const std::string& value, milliseconds min,
@@ -130,8 +133,10 @@ std::string watch_hostname() {
   return buf;
 }
 
-int run_watch_daemon(const WatchDaemonArgs& a) {
+int run_watch_daemon(const Common& common, const WatchDaemonArgs& a) {
+  Context ctx;
   int rc = kOk;
+  if (!make_context(common, ctx, rc)) return rc;
   watch::DaemonOptions opt;
   auto interval = watch_duration_flag("--interval", a.interval, kMinWatchInterval, rc);
   if (!interval) return rc;
@@ -152,9 +157,17 @@ int run_watch_daemon(const WatchDaemonArgs& a) {
   WatchLogFile log(a.log);
   if (!log.ok())
     return bad_input(Error{a.log, 0, "--log", Phrase("error.watch.log_open").fact("reason", std::strerror(errno))});
+  // Bad flags and files are refused before the first reading: the address and the web config.
+  watch::ExporterOptions served;
+  if (a.listen != "off") {
+    auto listen = watch::parse_listen(a.listen);
+    if (!listen) return bad_input(listen.error());
+    served.listen = *listen;
+    if (!a.web_config.empty()) served.web_config = a.web_config;
+  }
   auto nvml = nvml::Nvml::open();
   if (!nvml) return bad_input(nvml.error());
-  const std::string host = watch_hostname();
+  const std::string host = a.host.empty() ? watch_hostname() : a.host;
   auto archive = archive::Archive::open(a.archive, host);
   if (!archive) return bad_input(archive.error());
   auto follower = open_kernel_follower(a.kernel_log, log);
@@ -165,7 +178,18 @@ int run_watch_daemon(const WatchDaemonArgs& a) {
   w.state.started_ms =
       std::chrono::duration_cast<milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
   w.state.archive.path = a.archive;
-  // The exporter (part C) starts here, serving w.snapshot() on a.listen with a.web_config.
+  // The exporter serves a copy of the state with the live checks judged on it, so the lock is
+  // held only for the copy.
+  watch::Exporter exporter;
+  if (a.listen != "off") {
+    const catalog::Catalog& cat = ctx.catalog;
+    auto started = exporter.start(served, [&w, &cat] {
+      watch::WatchState s = w.snapshot();
+      s.checks = watch::live_checks(s, cat);
+      return s;
+    });
+    if (!started) return bad_input(started.error());
+  }
 
   std::string ids;
   for (unsigned i = 0; i < (*nvml)->count(); ++i) ids += (ids.empty() ? "" : ",") + std::to_string(i);
@@ -200,6 +224,7 @@ int run_watch_daemon(const WatchDaemonArgs& a) {
     }
   };
   int64_t rounds = watch::run_daemon(opt, **nvml, **archive, follower.get(), w, io);
+  exporter.stop();
   log.line(Phrase("watch.stopped").fact("rounds", std::to_string(rounds)));
   return kOk;
 }
@@ -217,7 +242,8 @@ Run add_watch_daemon(CLI::App& cmd) {
   cmd.add_option("--listen", args->listen, ui("cli.help.watch.listen"));
   cmd.add_option("--web-config", args->web_config, ui("cli.help.watch.web_config"));
   cmd.add_option("--duration", args->duration, ui("cli.help.watch.duration"));
-  return [args](const Common&) { return run_watch_daemon(*args); };
+  cmd.add_option("--host", args->host, ui("cli.help.watch.host"));
+  return [args](const Common& common) { return run_watch_daemon(common, *args); };
 }
 
 }  // namespace gpuplan::cli

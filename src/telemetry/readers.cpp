@@ -7,6 +7,8 @@
 #include <utility>
 #include <vector>
 
+#include "archive/archive.h"
+#include "telemetry/archive_source.h"
 #include "telemetry/byte_source.h"
 #include "telemetry/format_readers.h"
 
@@ -57,6 +59,7 @@ void ReadStats::merge(const ReadStats& o) {
 Result<SourceFormat> detect_format(const std::string& path) {
   std::error_code ec;
   if (fs::is_directory(path, ec)) return SourceFormat::kPromText;
+  if (archive::is_sqlite_file(path)) return SourceFormat::kArchive;
   auto src = detail::open_source(path);
   if (!src) return src.error();
   std::vector<char> head(8192);
@@ -93,6 +96,8 @@ Result<ReadStats> read_samples(const std::string& path, SourceFormat format, Gpu
     if (!detected) return detected.error();
     format = *detected;
   }
+  // The archive is a database, read through SQLite, not a byte stream.
+  if (format == SourceFormat::kArchive) return detail::read_archive(path, gpus, sink, progress);
   auto src = detail::open_source(path);
   if (!src) return src.error();
   switch (format) {
@@ -103,6 +108,7 @@ Result<ReadStats> read_samples(const std::string& path, SourceFormat format, Gpu
     case SourceFormat::kPromText:
       return detail::read_prom_scrape(path, **src, gpus, sink, progress);
     case SourceFormat::kAuto:
+    case SourceFormat::kArchive:
       break;
   }
   return Error{path, 0, {}, Phrase("error.log.unknown_format")};

@@ -1,5 +1,6 @@
-// Readers: nvidia-smi --query-gpu CSV logs, nvidia-smi dmon logs and directories of
-// Prometheus text-format scrapes (dcgm-exporter) become one stream of Samples. Files may be
+// Readers: nvidia-smi --query-gpu CSV logs, nvidia-smi dmon logs, directories of Prometheus
+// text-format scrapes (dcgm-exporter) and gpuplan's health archive (SQLite, archive/) become
+// one stream of Samples. Files may be
 // gzip-compressed (read transparently). Reading streams through fixed-size buffers or mapped
 // windows (memory stays bounded whatever the file size). Malformed lines are counted and
 // reported with file:line, never a crash and never a silently wrong number.
@@ -49,7 +50,8 @@ struct ReadStats {
   void merge(const ReadStats& other);
 };
 
-enum class SourceFormat { kAuto, kSmiCsv, kDmon, kPromText };
+// kArchive: a gpuplan health archive (SQLite), its raw readings, GPUs named "<host>/<index>".
+enum class SourceFormat { kAuto, kSmiCsv, kDmon, kPromText, kArchive };
 
 // The readings hourly usage needs of one sample, as the nvidia-smi CSV reader's fast path hands
 // them over (ReadOptions::usage_metrics_only): a Sample less everything else, 24 bytes not 88.
@@ -110,7 +112,7 @@ bool is_smi_csv_header(std::string_view line);
 // Whether a file starts with the gzip magic bytes.
 bool is_gzip_file(const std::string& path);
 
-// Guesses the format from the first lines (and gzip magic); a directory is kPromText.
+// Guesses the format from the first lines (and gzip and SQLite magic); a directory is kPromText.
 Result<SourceFormat> detect_format(const std::string& path);
 
 }  // namespace gpuplan::telemetry

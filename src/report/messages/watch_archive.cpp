@@ -15,6 +15,12 @@ constexpr Words kWords[] = {
                           "无法写入健康档案 {file}：{reason}；读数暂存在内存中，下次重试时写入"},
   {"archive.error.read", "cannot read the health archive {file}: {reason}", "无法读取健康档案 {file}：{reason}"},
   {"cli.help.watch.export", "write the archive back as an nvidia-smi CSV or dmon log", "把档案导出为 nvidia-smi CSV 或 dmon 日志"},
+  {"cli.help.watch.export.archive", "the health archive gpuplan watch keeps", "gpuplan watch 保存的健康档案"},
+  {"cli.help.watch.export.format", "smi-csv: an nvidia-smi --query-gpu CSV log; dmon: an nvidia-smi dmon -s pucm -o DT log",
+                                   "smi-csv：nvidia-smi --query-gpu 的 CSV 日志；dmon：nvidia-smi dmon -s pucm -o DT 的日志"},
+  {"cli.help.watch.export.from", "first instant to write (UTC: 2026-03-01, 2026-03-01T12:00:00 or Unix seconds)",
+                                 "导出的起始时刻（UTC：2026-03-01、2026-03-01T12:00:00 或 Unix 秒数）"},
+  {"cli.help.watch.export.to", "instant to stop before (UTC, as --from)", "导出的截止时刻，不含该时刻（UTC，格式同 --from）"},
 };
 // clang-format on
 
