@@ -100,7 +100,8 @@ Result<void> scan_hours(Db& db, const std::string& path, int64_t from, int64_t t
   while ((rc = select.step()) == SQLITE_ROW) {
     const int64_t row_gpu = select.column_int(0);
     if (gpu != row_gpu) {
-      if (gpu && !flush()) return sqlite_error(path, "archive.error.write", db.error());  // only a writing sink fails
+      if (gpu && !flush())
+        return sqlite_error(path, "archive.error.maintain", db.error());  // only a writing sink fails
       gpu = row_gpu;
       auto lasts = previous_lasts(db, path, row_gpu, from);
       if (!lasts) return lasts.error();
@@ -127,7 +128,7 @@ Result<void> scan_hours(Db& db, const std::string& path, int64_t from, int64_t t
       last[c] = v;
     }
   }
-  if (rc != SQLITE_DONE || (gpu && !flush())) return sqlite_error(path, "archive.error.write", db.error());
+  if (rc != SQLITE_DONE || (gpu && !flush())) return sqlite_error(path, "archive.error.maintain", db.error());
   return {};
 }
 
@@ -136,7 +137,7 @@ namespace {
 Result<void> roll_up(Db& db, const std::string& path, int64_t from, int64_t to) {
   Stmt insert;
   if (std::string reason = insert.prepare(db, insert_sql()); !reason.empty()) {
-    return sqlite_error(path, "archive.error.write", reason);
+    return sqlite_error(path, "archive.error.maintain", reason);
   }
   return scan_hours(db, path, from, to,
                     [&](int64_t gpu, int64_t hour, const HourAcc& acc) { return write_hour(insert, gpu, hour, acc); });
@@ -145,7 +146,7 @@ Result<void> roll_up(Db& db, const std::string& path, int64_t from, int64_t to) 
 Result<void> maintain_in_transaction(Db& db, const std::string& path, int64_t now_ms, int64_t keep_raw_ms) {
   const int64_t end = now_ms / kHourMs * kHourMs;
   auto from = rolled_up_to(db);
-  if (!from) return sqlite_error(path, "archive.error.write", db.error());
+  if (!from) return sqlite_error(path, "archive.error.maintain", db.error());
   int64_t rolled = *from;
   if (rolled > 0 && rolled < end) {
     if (auto ok = roll_up(db, path, rolled, end); !ok) return ok;
@@ -156,13 +157,13 @@ Result<void> maintain_in_transaction(Db& db, const std::string& path, int64_t no
       mark.bind(1, std::to_string(rolled));
       if (mark.step() != SQLITE_DONE) reason = db.error();
     }
-    if (!reason.empty()) return sqlite_error(path, "archive.error.write", reason);
+    if (!reason.empty()) return sqlite_error(path, "archive.error.maintain", reason);
   }
   Stmt prune;
   std::string reason = prune.prepare(db, "DELETE FROM readings WHERE time_ms < ?");
-  if (!reason.empty()) return sqlite_error(path, "archive.error.write", reason);
+  if (!reason.empty()) return sqlite_error(path, "archive.error.maintain", reason);
   prune.bind(1, std::min(now_ms - keep_raw_ms, rolled));
-  if (prune.step() != SQLITE_DONE) return sqlite_error(path, "archive.error.write", db.error());
+  if (prune.step() != SQLITE_DONE) return sqlite_error(path, "archive.error.maintain", db.error());
   return {};
 }
 
@@ -197,11 +198,12 @@ std::optional<int64_t> rolled_up_to(Db& db) {
 
 Result<void> maintain(Db& db, const std::string& path, int64_t now_ms, int64_t keep_raw_ms) {
   if (std::string reason = db.exec("BEGIN IMMEDIATE"); !reason.empty()) {
-    return sqlite_error(path, "archive.error.write", reason);
+    return sqlite_error(path, "archive.error.maintain", reason);
   }
   auto ok = maintain_in_transaction(db, path, now_ms, keep_raw_ms);
   if (ok) {
-    if (std::string reason = db.exec("COMMIT"); !reason.empty()) ok = sqlite_error(path, "archive.error.write", reason);
+    if (std::string reason = db.exec("COMMIT"); !reason.empty())
+      ok = sqlite_error(path, "archive.error.maintain", reason);
   }
   if (!ok && sqlite3_get_autocommit(db.get()) == 0) (void)db.exec("ROLLBACK");  // the error below says why
   return ok;

@@ -13,6 +13,8 @@ constexpr Words kWords[] = {
   {"archive.error.migrate", "cannot upgrade the health archive {file}: {reason}", "无法升级健康档案 {file}：{reason}"},
   {"archive.error.write", "cannot write to the health archive {file}: {reason}; the readings are kept in memory and written at the next try",
                           "无法写入健康档案 {file}：{reason}；读数暂存在内存中，下次重试时写入"},
+  {"archive.error.maintain", "cannot roll up the health archive {file}: {reason}; the raw readings are kept and the next maintenance tries again",
+                             "无法汇总健康档案 {file}：{reason}；原始读数保留，下次维护时重试"},
   {"archive.error.read", "cannot read the health archive {file}: {reason}", "无法读取健康档案 {file}：{reason}"},
   {"cli.help.watch.export", "write the archive back as an nvidia-smi CSV or dmon log", "把档案导出为 nvidia-smi CSV 或 dmon 日志"},
   {"cli.help.watch.export.archive", "the health archive gpuplan watch keeps", "gpuplan watch 保存的健康档案"},
