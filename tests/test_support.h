@@ -16,6 +16,12 @@
 #include "plan/config.h"
 #include "plan/quote.h"
 
+// The test objects are shared by both test executables, so the binary's path is looked up, not
+// compiled in (binary_path.cpp alone has it as a definition).
+#ifndef GPUPLAN_BINARY
+#define GPUPLAN_BINARY (::gpuplan::testing::gpuplan_binary())
+#endif
+
 namespace gpuplan {
 // How GoogleTest prints a phrase in a failure: its key and facts.
 void PrintTo(const Phrase& p, std::ostream* os);
@@ -36,6 +42,11 @@ std::string zh(std::string_view key);
 std::string zh(const Phrase& p);
 
 std::string source_path(const std::string& relative);  // inside the repository
+
+// The gpuplan binary under test (asan/gpuplan for gpuplan_tests_asan) and the build tree that
+// built it; tests/binary_path.cpp, compiled for each test executable.
+const char* gpuplan_binary();
+const char* build_dir();
 
 const catalog::Catalog& default_catalog();
 

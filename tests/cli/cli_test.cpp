@@ -671,7 +671,7 @@ TEST(CliTest, CatalogOverrideChangesTheGpuPrice) {
 // --- Installed layout -----------------------------------------------------------------------
 
 TEST(CliTest, InstalledBinaryFindsItsCatalogFromAnyDirectory) {
-  const std::string build_dir = fs::path(GPUPLAN_BINARY).parent_path().string();
+  const std::string build_dir = testing::build_dir();  // the tree that installs, for both test executables
   const std::string prefix = temp_dir() + "/prefix";
   CliResult install = run_shell("cmake --install " + sh_quote(build_dir) + " --prefix " + sh_quote(prefix));
   ASSERT_EQ(install.exit_code, 0) << install.out << install.err;
