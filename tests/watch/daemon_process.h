@@ -14,6 +14,8 @@
 #include <thread>
 #include <vector>
 
+#include "test_support.h"
+
 namespace gpuplan::testing {
 
 class WatchProcess {
