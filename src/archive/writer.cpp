@@ -1,6 +1,7 @@
 // The archive writer: buffered readings and events, one transaction per commit (see archive.h).
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <deque>
 
@@ -122,7 +123,11 @@ class SqliteArchive final : public Archive {
   }
 
   Result<void> maintain(int64_t now, int64_t keep_raw_ms) override {
-    return detail::maintain(db_, path_, now, keep_raw_ms);
+    // An hour with readings still pending (a commit not due yet, or one that failed) is not
+    // whole in the file yet: roll up only the hours before the oldest of them.
+    int64_t whole_before = now;
+    for (const Reading& r : readings_) whole_before = std::min(whole_before, r.time_ms);
+    return detail::maintain(db_, path_, whole_before, keep_raw_ms - (now - whole_before));
   }
 
  private:

@@ -91,6 +91,28 @@ TEST(ArchiveRollup, GaugesCountersResetsAndRetentionByHand) {
   EXPECT_EQ((*events)[0].code, 48);
 }
 
+TEST(ArchiveRollup, AnHourWithReadingsStillPendingIsNotRolledUpYet) {
+  const std::string path = testing::temp_dir() + "/pending.db";
+  auto a = Archive::open(path, "node-a");
+  ASSERT_TRUE(a.ok());
+  const int64_t h0 = kArchiveT0, h1 = h0 + kHour;
+  (*a)->add(at(h0, 10, 0, std::nullopt));
+  ASSERT_TRUE((*a)->commit().ok());
+  // A reading of hour 0 taken but not committed when maintain runs just after the hour.
+  (*a)->add(at(h0 + 59 * kMin, 30, 0, std::nullopt));
+  ASSERT_TRUE((*a)->maintain(h1 + 10'000, kHour).ok());
+  auto rollups = read_rollups(path);
+  ASSERT_TRUE(rollups.ok());
+  EXPECT_EQ(rollups->size(), 0u);  // hour 0 is not whole in the file yet
+  ASSERT_TRUE((*a)->commit().ok());
+  ASSERT_TRUE((*a)->maintain(h1 + 40'000, kHour).ok());
+  rollups = read_rollups(path);
+  ASSERT_TRUE(rollups.ok());
+  ASSERT_EQ(rollups->size(), 1u);
+  EXPECT_EQ((*rollups)[0].readings, 2);
+  EXPECT_EQ((*rollups)[0].utilization_pct.mean, 20.0);  // (10 + 30) / 2: the late reading counted
+}
+
 TEST(ArchiveRollup, MaintainOnAnEmptyArchiveDoesNothing) {
   const std::string path = testing::temp_dir() + "/empty.db";
   auto a = Archive::open(path, "node-a");
