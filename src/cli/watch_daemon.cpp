@@ -47,10 +47,30 @@ void install_watch_signals() {
   sigaction(SIGINT, &sa, nullptr);
   sa.sa_handler = on_watch_hup;
   sigaction(SIGHUP, &sa, nullptr);
-  // A file-size limit reached is a failed write (EFBIG) the commit reports, not a killed daemon.
+  // A file-size limit reached is a failed write (EFBIG) the commit reports, not a killed daemon;
+  // a scraper that hangs up mid-answer is a failed send, not a killed daemon either.
   sa.sa_handler = SIG_IGN;
   sigaction(SIGXFSZ, &sa, nullptr);
+  sigaction(SIGPIPE, &sa, nullptr);
 }
+
+// The stop and reopen signals, blocked in the threads started while this lives (the exporter's),
+// so the kernel delivers them to the sampling thread, whose sleep they must cut short.
+class WatchSignalsBlocked {
+ public:
+  WatchSignalsBlocked() {
+    sigset_t set;
+    sigemptyset(&set);
+    for (int sig : {SIGTERM, SIGINT, SIGHUP}) sigaddset(&set, sig);
+    pthread_sigmask(SIG_BLOCK, &set, &saved_);
+  }
+  ~WatchSignalsBlocked() { pthread_sigmask(SIG_SETMASK, &saved_, nullptr); }
+  WatchSignalsBlocked(const WatchSignalsBlocked&) = delete;
+  WatchSignalsBlocked& operator=(const WatchSignalsBlocked&) = delete;
+
+ private:
+  sigset_t saved_;
+};
 
 // watch's own log: standard error, or a file opened for appending and reopened on SIGHUP.
 class WatchLogFile {
@@ -67,8 +87,15 @@ class WatchLogFile {
       file_ = stderr;
       return;
     }
+    FILE* reopened = std::fopen(path_.c_str(), "a");
+    if (!reopened && file_) {
+      // Keep writing where we were rather than lose every later line; say so once there.
+      const int err = errno;
+      line(Phrase("error.watch.log_open").fact("reason", std::strerror(err)));
+      return;
+    }
     if (file_) std::fclose(file_);
-    file_ = std::fopen(path_.c_str(), "a");
+    file_ = reopened;
   }
   void line(const Phrase& p) {
     if (!file_) return;
@@ -180,8 +207,10 @@ int run_watch_daemon(const Common& common, const WatchDaemonArgs& a) {
   w.state.archive.path = a.archive;
   // The exporter serves a copy of the state with the live checks judged on it, so the lock is
   // held only for the copy.
+  install_watch_signals();
   watch::Exporter exporter;
   if (a.listen != "off") {
+    WatchSignalsBlocked in_server_threads;
     const catalog::Catalog& cat = ctx.catalog;
     auto started = exporter.start(served, [&w, &cat] {
       watch::WatchState s = w.snapshot();
@@ -189,6 +218,11 @@ int run_watch_daemon(const Common& common, const WatchDaemonArgs& a) {
       return s;
     });
     if (!started) return bad_input(started.error());
+    // The port really listened on: the one asked, or the one the system chose for port 0.
+    const bool v6 = served.listen.host.find(':') != std::string::npos;
+    log.line(Phrase("watch.serving")
+                 .fact("address", (v6 ? "[" + served.listen.host + "]" : served.listen.host) + ":" +
+                                      std::to_string(exporter.port())));
   }
 
   std::string ids;
@@ -201,13 +235,17 @@ int run_watch_daemon(const Common& common, const WatchDaemonArgs& a) {
                .fact(follower ? Fact{"kernel_log", follower->name(), {}, {}, ""}
                               : Fact{"kernel_log", "", {}, {Phrase("watch.kernel_log_off")}, ""}));
 
-  install_watch_signals();
   watch::DaemonIo io;
   io.now = [] { return std::chrono::system_clock::now(); };
   io.sleep = [](milliseconds d) {
-    // nanosleep returns early on a signal (no SA_RESTART), so SIGTERM is answered at once.
-    timespec ts{static_cast<time_t>(d.count() / 1000), static_cast<long>(d.count() % 1000) * 1000000};
-    nanosleep(&ts, nullptr);
+    // nanosleep returns early on a signal (no SA_RESTART); slices of at most 250 ms also cover a
+    // signal that came just before the sleep began.
+    while (d.count() > 0 && !g_watch_stop) {
+      const milliseconds slice = std::min(d, milliseconds(250));
+      timespec ts{static_cast<time_t>(slice.count() / 1000), static_cast<long>(slice.count() % 1000) * 1000000};
+      nanosleep(&ts, nullptr);
+      d -= slice;
+    }
   };
   io.stop = [] { return g_watch_stop != 0; };
   io.log = [&log](const Phrase& p) {

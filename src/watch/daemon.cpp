@@ -63,14 +63,17 @@ std::optional<milliseconds> parse_duration(const std::string& text) {
   size_t digits = 0;
   while (digits < text.size() && std::isdigit(static_cast<unsigned char>(text[digits]))) ++digits;
   if (digits == 0 || digits > 12) return std::nullopt;
-  const int64_t n = std::stoll(text.substr(0, digits));
+  const int64_t n = std::stoll(text.substr(0, digits));  // at most 12 digits: no overflow here
   const std::string unit = text.substr(digits);
-  if (unit == "ms") return milliseconds(n);
-  if (unit == "s") return milliseconds(n * 1000);
-  if (unit == "m") return milliseconds(n * 60000);
-  if (unit == "h") return milliseconds(n * 3600000);
-  if (unit == "d") return milliseconds(n * 86400000);
-  return std::nullopt;
+  int64_t per = 0;
+  if (unit == "ms") per = 1;
+  if (unit == "s") per = 1000;
+  if (unit == "m") per = 60000;
+  if (unit == "h") per = 3600000;
+  if (unit == "d") per = 86400000;
+  // n ≤ 10^12 and per ≤ 8.64·10^7: the bound is checked before the product could overflow.
+  if (per == 0 || n > kMaxWatchDuration.count() / per) return std::nullopt;
+  return milliseconds(n * per);
 }
 
 int64_t run_daemon(const DaemonOptions& options, nvml::Nvml& nvml, archive::Archive& archive,

@@ -57,8 +57,12 @@ struct DaemonIo {
 int64_t run_daemon(const DaemonOptions& options, nvml::Nvml& nvml, archive::Archive& archive,
                    KernelLogFollower* follower, Watch& watch, DaemonIo& io);
 
+// The longest duration a flag takes (--keep-raw, --duration, …): 10 years, so that every time
+// computed from one stays far inside 64-bit milliseconds.
+constexpr std::chrono::milliseconds kMaxWatchDuration{int64_t{3650} * 86400000};
+
 // "5s", "1s", "500ms", "30s", "2m", "1h", "14d" → milliseconds; nullopt when not a whole number
-// followed by one of ms, s, m, h, d.
+// followed by one of ms, s, m, h, d, or longer than kMaxWatchDuration.
 std::optional<std::chrono::milliseconds> parse_duration(const std::string& text);
 
 }  // namespace gpuplan::watch

@@ -79,7 +79,9 @@ Result<std::string> text_field(const std::string& path, const YAML::Node& n, con
 Result<void> read_tls(const std::string& path, const YAML::Node& tls, WebConfig& cfg) {
   if (!tls.IsMap()) return Error(path, tls.Mark().line + 1, "tls_server_config", Phrase("watch.web_config.not_map"));
   for (const auto& kv : tls) {
-    const std::string key = kv.first.as<std::string>();
+    auto named = text_field(path, kv.first, "tls_server_config");
+    if (!named) return named.error();
+    const std::string key = *named;
     const std::string field = "tls_server_config." + key;
     if (key != "cert_file" && key != "key_file")
       return Error(path, kv.first.Mark().line + 1, field, Phrase("watch.web_config.unknown_field"));
@@ -97,7 +99,9 @@ Result<void> read_tls(const std::string& path, const YAML::Node& tls, WebConfig&
 Result<void> read_users(const std::string& path, const YAML::Node& users, WebConfig& cfg) {
   if (!users.IsMap()) return Error(path, users.Mark().line + 1, "basic_auth_users", Phrase("watch.web_config.not_map"));
   for (const auto& kv : users) {
-    const std::string user = kv.first.as<std::string>();
+    auto named = text_field(path, kv.first, "basic_auth_users");
+    if (!named) return named.error();
+    const std::string user = *named;
     const std::string field = "basic_auth_users." + user;
     auto hash = text_field(path, kv.second, field);
     if (!hash) return hash.error();
@@ -146,7 +150,9 @@ Result<WebConfig> read_web_config(const std::string& path) {
   if (root.IsNull()) return cfg;  // an empty file: plain HTTP, no auth, as exporter-toolkit reads it
   if (!root.IsMap()) return Error(path, root.Mark().line + 1, "", Phrase("watch.web_config.not_map"));
   for (const auto& kv : root) {
-    const std::string key = kv.first.as<std::string>();
+    auto named = text_field(path, kv.first, "");
+    if (!named) return named.error();
+    const std::string key = *named;
     Result<void> r;
     if (key == "tls_server_config")
       r = read_tls(path, kv.second, cfg);

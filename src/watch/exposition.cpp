@@ -240,10 +240,10 @@ void add_archive_families(const WatchState& s, std::vector<Family>& out) {
       static_cast<double>(s.samples_taken));
   one("gpuplan_archive_readings_committed_total", "counter", "Readings committed to the archive since watch started.",
       static_cast<double>(a.readings_committed));
-  one("gpuplan_archive_pending_readings", "gauge", "Readings waiting for the next archive commit.",
+  one("gpuplan_archive_pending_rows", "gauge", "Readings and events waiting for the next archive commit.",
       static_cast<double>(a.pending));
-  one("gpuplan_archive_dropped_readings_total", "counter",
-      "Readings dropped because the archive could not take them in time.", static_cast<double>(a.dropped));
+  one("gpuplan_archive_dropped_rows_total", "counter",
+      "Readings and events dropped because the archive could not take them in time.", static_cast<double>(a.dropped));
   one("gpuplan_archive_commit_errors_total", "counter", "Archive commits that failed (disk full, read-only).",
       static_cast<double>(a.commit_errors));
   one("gpuplan_archive_writable", "gauge", "1 when the last archive commit succeeded, else 0.", a.writable ? 1 : 0);

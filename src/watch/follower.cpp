@@ -9,7 +9,9 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
+#include <string_view>
 
 #include "core/pci_address.h"
 
@@ -18,7 +20,12 @@ namespace gpuplan::watch {
 std::string LineBuffer::take_complete(std::string_view bytes) {
   partial_.append(bytes);
   const size_t end = partial_.rfind('\n');
-  if (end == std::string::npos) return {};
+  if (end == std::string::npos) {
+    // A kernel record is at most a few KiB; a "line" past the bound is not one (a binary file,
+    // a writer that never ends its line) and would grow without end: it is dropped.
+    if (partial_.size() > kMaxPartialLine) partial_.clear();
+    return {};
+  }
   std::string complete = partial_.substr(0, end + 1);
   partial_.erase(0, end + 1);
   return complete;
@@ -30,8 +37,23 @@ Error open_error(const std::string& what, int err) {
   return Error{what, 0, "", Phrase("error.watch.kernel_log_open").fact("reason", std::strerror(err))};
 }
 
+// Whether `program` is an executable file in a directory of $PATH: a child whose exec fails
+// would only ever read as a journal with nothing in it.
+bool on_path(const std::string& program) {
+  const char* path = std::getenv("PATH");
+  std::string_view dirs = path ? path : "/usr/bin:/bin";
+  while (!dirs.empty()) {
+    const size_t colon = dirs.find(':');
+    const std::string dir(dirs.substr(0, colon));
+    if (!dir.empty() && ::access((dir + "/" + program).c_str(), X_OK) == 0) return true;
+    dirs = colon == std::string_view::npos ? std::string_view() : dirs.substr(colon + 1);
+  }
+  return false;
+}
+
 // journalctl -k -f -o json -n 0: the kernel's messages from now on, one JSON object a line.
 Result<std::pair<int, int>> spawn_journalctl() {
+  if (!on_path("journalctl")) return open_error("journalctl", ENOENT);
   int fds[2];
   if (pipe2(fds, O_CLOEXEC) != 0) return open_error("journalctl", errno);
   pid_t pid = fork();

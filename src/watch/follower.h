@@ -28,6 +28,9 @@ enum class KernelLogSource { kKmsg, kJournal, kFile };
 // Bytes in, complete lines out: what a follower keeps between reads.
 class LineBuffer {
  public:
+  // The longest unfinished line kept while waiting for its newline (the kernel's own records are
+  // under 1 KiB; /dev/kmsg's dictionary lines a few more).
+  static constexpr size_t kMaxPartialLine = 64 * 1024;
   // Appends `bytes`; returns the complete lines (each with its '\n') now held, in order.
   std::string take_complete(std::string_view bytes);
   const std::string& partial() const { return partial_; }

@@ -48,8 +48,9 @@ int gpu_count_status(const WatchState& s) {
   return std::any_of(s.gpus.begin(), s.gpus.end(), [](const GpuState& g) { return g.lost; }) ? kLiveFail : kLivePass;
 }
 
-// A link below the acceptance minimum or the GPU's maximum fails, except a speed trained down on
-// an idle GPU (an A100 does so to save power, width unchanged), which warns. Unknown links pass:
+// A link narrower than the acceptance minimum or the GPU's maximum fails; a slower one warns (an
+// idle A100 trains its speed down to save power, and one reading may catch it on its way back up).
+// Unknown links pass:
 // the acceptance run judged them from sysfs, which watch does not read.
 int pcie_status(const WatchState& s, const catalog::Catalog& cat) {
   const unsigned min_gen = static_cast<unsigned>(cat.threshold("accept.pcie.min_gen"));
@@ -62,8 +63,10 @@ int pcie_status(const WatchState& s, const catalog::Catalog& cat) {
     const bool width_low = width < std::max(min_width, max_width);
     const bool gen_low = gen < std::max(min_gen, max_gen);
     if (!width_low && !gen_low) continue;
-    const bool idle = g.now->utilization_pct && *g.now->utilization_pct == 0;
-    if (width_low || !idle) return kLiveFail;
+    // A narrower link is wiring or seating: fail. A slower one may be a reading taken as the GPU
+    // left idle power saving (one sample every few seconds all day catches that moment), so it
+    // warns; the alert rule, which waits watch.alert.for_minutes, is what says it lasts.
+    if (width_low) return kLiveFail;
     status = kLiveWarn;
   }
   return status;

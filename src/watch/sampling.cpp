@@ -131,7 +131,7 @@ bool Sampling::apply(const RoundReadings& round, WatchState& state, archive::Arc
     if (g.info.uuid.empty()) {
       g.info = nvml_.read_static(i);
       g.info.index = i;
-      identity_changed = !g.info.uuid.empty();
+      identity_changed |= !g.info.uuid.empty();
     }
     nvml::GpuDynamic now = r.values;
     if (g.now) {

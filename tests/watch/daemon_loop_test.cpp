@@ -174,6 +174,11 @@ TEST(DaemonDurations, ParsesUnitsAndRefusesTheRest) {
   EXPECT_FALSE(parse_duration("1.5s"));
   EXPECT_FALSE(parse_duration("-1s"));
   EXPECT_FALSE(parse_duration("99999999999999s"));
+  // Ten years at most: 3650 d = 315,360,000,000 ms; a day more, or 12 digits of days, is refused.
+  EXPECT_EQ(parse_duration("3650d"), milliseconds(315'360'000'000));
+  EXPECT_FALSE(parse_duration("3651d"));
+  EXPECT_FALSE(parse_duration("999999999999d"));
+  EXPECT_FALSE(parse_duration("87600001h"));
 }
 
 }  // namespace

@@ -146,6 +146,9 @@ TEST(ExporterWebConfig, ErrorsNameFileLineAndField) {
       {"tls_server_config:\n  cert_file: a.crt\n  key_file: a.key\n  client_ca_file: ca.crt\n", 4,
        "tls_server_config.client_ca_file", "watch.web_config.unknown_field"},
       {"\nhttp2: true\n", 2, "http2", "watch.web_config.unknown_field"},
+      // A key that is a list, not a name: an error naming it, never an exception.
+      {"basic_auth_users:\n  [admin]: $2y$10$x\n", 2, "basic_auth_users", "watch.web_config.not_text"},
+      {"? [tls_server_config]\n: {}\n", 1, "", "watch.web_config.not_text"},
   };
   for (const Case& c : cases) {
     const std::string file = testing::write_file(dir, "web.yml", c.text);

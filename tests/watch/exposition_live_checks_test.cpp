@@ -65,14 +65,16 @@ TEST(LiveChecks, LostGpuFailsTheCount) {
   EXPECT_EQ(status_of(s, "gpu.count"), kLiveFail);
 }
 
-TEST(LiveChecks, SlowLinkWarnsWhenIdleFailsUnderLoadNarrowAlwaysFails) {
+TEST(LiveChecks, SlowLinkWarnsIdleOrBusyNarrowAlwaysFails) {
   WatchState s;
   s.gpus = {healthy()};
   s.gpus[0].now->link_gen = 1;
   s.gpus[0].now->utilization_pct = 0;
   EXPECT_EQ(status_of(s, "pcie.link"), kLiveWarn);
+  // One busy reading at a low speed may be the moment it leaves power saving: the alert rule,
+  // which waits, says whether it lasts.
   s.gpus[0].now->utilization_pct = 50;
-  EXPECT_EQ(status_of(s, "pcie.link"), kLiveFail);
+  EXPECT_EQ(status_of(s, "pcie.link"), kLiveWarn);
   s.gpus[0].now->link_gen = 4;
   s.gpus[0].now->link_width = 8;
   s.gpus[0].now->utilization_pct = 0;

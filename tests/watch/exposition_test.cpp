@@ -154,15 +154,15 @@ TEST(Exposition, ExactTextForAHandBuiltState) {
       "gpuplan_archive_readings_committed_total" +
       host +
       " 24\n"
-      "# HELP gpuplan_archive_pending_readings Readings waiting for the next archive commit.\n"
-      "# TYPE gpuplan_archive_pending_readings gauge\n"
-      "gpuplan_archive_pending_readings" +
+      "# HELP gpuplan_archive_pending_rows Readings and events waiting for the next archive commit.\n"
+      "# TYPE gpuplan_archive_pending_rows gauge\n"
+      "gpuplan_archive_pending_rows" +
       host +
       " 2\n"
-      "# HELP gpuplan_archive_dropped_readings_total Readings dropped because the archive could not take them in "
+      "# HELP gpuplan_archive_dropped_rows_total Readings and events dropped because the archive could not take them in "
       "time.\n"
-      "# TYPE gpuplan_archive_dropped_readings_total counter\n"
-      "gpuplan_archive_dropped_readings_total" +
+      "# TYPE gpuplan_archive_dropped_rows_total counter\n"
+      "gpuplan_archive_dropped_rows_total" +
       host +
       " 0\n"
       "# HELP gpuplan_archive_commit_errors_total Archive commits that failed (disk full, read-only).\n"

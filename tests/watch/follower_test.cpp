@@ -48,6 +48,15 @@ TEST(FollowerLineBuffer, GivesOnlyCompleteLinesAndKeepsTheRest) {
   EXPECT_EQ(b.partial(), "");
 }
 
+TEST(FollowerLineBuffer, ALineThatNeverEndsIsDroppedPastTheBound) {
+  LineBuffer b;
+  EXPECT_EQ(b.take_complete(std::string(LineBuffer::kMaxPartialLine, 'x')), "");
+  EXPECT_EQ(b.partial().size(), LineBuffer::kMaxPartialLine);  // at the bound: still kept
+  EXPECT_EQ(b.take_complete("y"), "");
+  EXPECT_EQ(b.partial(), "");  // one byte past it: dropped
+  EXPECT_EQ(b.take_complete("ok\n"), "ok\n");
+}
+
 TEST(Follower, StartsAtTheEndAndParsesOnlyCompleteLines) {
   const std::string path = temp_dir() + "/kern.log";
   append(path, fixture_text());  // history before watch started: not claimed

@@ -24,6 +24,35 @@ int count_kind(const std::vector<archive::Event>& events, archive::EventKind kin
   return n;
 }
 
+// Two GPUs lost from start to 5 s; GPU 1 reports no UUID (NOT_SUPPORTED) when it is back. GPU
+// 0's identity, learnt when both return, must still ask for the GPUs to be registered again.
+TEST(SamplerRound, AGpuBackFromLostAtStartAsksForRegistrationWhateverTheGpusAfterIt) {
+  const std::string dir = temp_dir();
+  const std::string clock = dir + "/clock";
+  set_fake_clock(clock, 0);
+  const std::string scenario = gpuplan::testing::write_file(dir, "two-lost.yaml",
+                                                            "driver_version: \"535.129.03\"\n"
+                                                            "defaults: {name: NVIDIA A100-SXM4-80GB, "
+                                                            "utilization_gpu_pct: 50, lost: {from_s: 0, to_s: 5}}\n"
+                                                            "gpus:\n"
+                                                            "  - {uuid: GPU-aaaa, pci_bus_id: \"00000000:17:00.0\"}\n"
+                                                            "  - {pci_bus_id: \"00000000:31:00.0\"}\n");
+  FakeNvmlEnv env(scenario, clock);
+  auto nvml = open_fake_nvml();
+  ASSERT_TRUE(nvml);
+  Sampling sampling(*nvml, 1);
+  WatchState state;
+  MemoryArchive archive;
+  auto gpus = sampling.start(state);
+  ASSERT_EQ(gpus.size(), 2u);
+  EXPECT_EQ(gpus[0].uuid, "");  // lost at start: no identity yet
+  EXPECT_FALSE(sampling.apply(sampling.read(0), state, archive));
+  set_fake_clock(clock, 6);
+  EXPECT_TRUE(sampling.apply(sampling.read(6000), state, archive));
+  EXPECT_EQ(state.gpus[0].info.uuid, "GPU-aaaa");
+  EXPECT_EQ(state.gpus[1].info.uuid, "");
+}
+
 TEST(SamplerRound, ALostGpuIsALostReadingEveryRoundWithOneLostAndOneBackEvent) {
   const std::string clock = temp_dir() + "/clock";
   set_fake_clock(clock, 0);

@@ -20,6 +20,7 @@ constexpr Words kWords[] = {
   {"cli.value.watch_duration", "must be a whole number with ms, s, m, h or d, at least {min} (got {got})", "须为整数加单位 ms、s、m、h 或 d，且不少于 {min}（实际为 {got}）"},
   {"watch.started", "watching {gpus} GPU(s) [{ids}] every {interval}; archive {archive}; kernel log {kernel_log}", "开始监视 {gpus} 块 GPU [{ids}]，每 {interval} 采样一次；档案 {archive}；内核日志 {kernel_log}"},
   {"watch.kernel_log_off", "off", "关闭"},
+  {"watch.serving", "serving /metrics and /healthz on {address}", "在 {address} 提供 /metrics 与 /healthz"},
   {"watch.kernel_log_unavailable", "kernel log not followed: {why}", "未跟踪内核日志：{why}"},
   {"watch.batch_committed", "batch {batch} committed: {readings} readings, {events} events, up to {time}", "第 {batch} 批已提交：{readings} 条读数，{events} 个事件，截至 {time}"},
   {"watch.commit_failed", "commit failed, {pending} readings and events kept for the next try: {why}", "提交失败，{pending} 条读数和事件留待下次重试：{why}"},
