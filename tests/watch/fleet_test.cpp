@@ -131,8 +131,9 @@ Cells from_prometheus(const telemetry::HourlyData& data) {
   Cells out;
   for (const auto& [hour, row] : data.hours)
     for (size_t g = 0; g < row.size(); ++g)
-      out[{hour, data.gpus[g]}] = {row[g].mean_util().value_or(-1), row[g].mean_mem().value_or(-1),
-                                   row[g].temp_max.value_or(-1)};
+      if (row[g].util_count || row[g].mem_count || row[g].temp_max)  // a GPU not scraped that hour has none
+        out[{hour, data.gpus[g]}] = {row[g].mean_util().value_or(-1), row[g].mean_mem().value_or(-1),
+                                     row[g].temp_max.value_or(-1)};
   return out;
 }
 
