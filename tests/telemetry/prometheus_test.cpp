@@ -5,14 +5,11 @@
 
 #include <arpa/inet.h>
 #include <curl/curl.h>
-#include <fcntl.h>
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <netinet/in.h>
 #include <poll.h>
-#include <signal.h>
 #include <sys/socket.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -28,6 +25,7 @@
 #include <sstream>
 #include <thread>
 
+#include "prometheus_process.h"
 #include "telemetry/hourly.h"
 #include "test_support.h"
 #include "usage/synth.h"
@@ -479,100 +477,11 @@ TEST(PrometheusTest, ParseDurationReadsMinutesHoursDaysWeeks) {
 
 // --- Real Prometheus ------------------------------------------------------------------------
 
-constexpr const char* kPrometheus = "/usr/bin/prometheus";
-constexpr const char* kPromtool = "/usr/bin/promtool";
-
-// Starts argv[0] with its output in `log`; the arguments are laid out before the fork, so the
-// child only calls what is safe after forking a threaded process.
-pid_t spawn(const std::vector<std::string>& argv, const std::string& log) {
-  std::vector<char*> args;
-  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-  args.push_back(nullptr);
-  pid_t pid = ::fork();
-  if (pid == 0) {
-    int out = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    ::dup2(out, 1);
-    ::dup2(out, 2);
-    ::execv(args[0], args.data());
-    ::_exit(127);
-  }
-  return pid;
-}
-
-// Runs a command to completion; its exit status.
-int run_command(const std::vector<std::string>& argv, const std::string& log) {
-  pid_t pid = spawn(argv, log);
-  int status = 0;
-  ::waitpid(pid, &status, 0);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
-
-std::string read_text(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  std::string text = s.str();
-  return text.size() > 4000 ? "…" + text.substr(text.size() - 4000) : text;
-}
-
-// A Prometheus server started for one test and stopped, whatever happens, when it goes.
-class PrometheusProcess {
- public:
-  PrometheusProcess(const std::vector<std::string>& argv, const std::string& log) : log_(log), pid_(spawn(argv, log)) {}
-  ~PrometheusProcess() {
-    if (pid_ <= 0 || exited_) return;
-    ::kill(pid_, SIGTERM);
-    for (int i = 0; i < 100; ++i) {  // up to 5 s for a clean shutdown, then SIGKILL
-      if (::waitpid(pid_, nullptr, WNOHANG) == pid_) return;
-      std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    }
-    ::kill(pid_, SIGKILL);
-    ::waitpid(pid_, nullptr, 0);
-  }
-  bool running() {
-    if (!exited_ && ::waitpid(pid_, nullptr, WNOHANG) == pid_) exited_ = true;
-    return !exited_;
-  }
-  std::string log() const { return read_text(log_); }
-
- private:
-  std::string log_;
-  pid_t pid_ = -1;
-  bool exited_ = false;
-};
-
-size_t discard(char*, size_t size, size_t n, void*) {
-  return size * n;
-}
-
-long http_status(const std::string& url) {
-  CURL* c = curl_easy_init();
-  curl_easy_setopt(c, CURLOPT_URL, url.c_str());
-  curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
-  curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, 1000L);
-  curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, discard);
-  long status = 0;
-  if (curl_easy_perform(c) == CURLE_OK) curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
-  curl_easy_cleanup(c);
-  return status;
-}
-
-int free_port() {
-  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t len = sizeof addr;
-  ::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
-  ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
-  ::close(fd);
-  return ntohs(addr.sin_port);
-}
-
 TEST(PrometheusTest, RealPrometheusMatchesTheCsvHeatmap) {
   namespace fs = std::filesystem;
-  ASSERT_TRUE(fs::exists(kPrometheus) && fs::exists(kPromtool))
-      << kPrometheus << " or " << kPromtool << " is missing: run scripts/install-deps.sh (it installs Debian's "
+  ASSERT_TRUE(fs::exists(gpuplan::testing::kPrometheus) && fs::exists(gpuplan::testing::kPromtool))
+      << gpuplan::testing::kPrometheus << " or " << gpuplan::testing::kPromtool
+      << " is missing: run scripts/install-deps.sh (it installs Debian's "
       << "prometheus package, which CI installs too)";
 
   // 90 days for 2 GPUs every 60 s, ending a day ago: Prometheus keeps it with a 10 y retention.
@@ -598,32 +507,16 @@ TEST(PrometheusTest, RealPrometheusMatchesTheCsvHeatmap) {
 
   // Blocks as long as the data (promtool's default of 2 h makes 1,080 blocks and takes minutes).
   const std::string data_dir = dir + "/tsdb";
-  ASSERT_EQ(run_command({kPromtool, "tsdb", "create-blocks-from", "openmetrics", "--max-block-duration=2400h",
-                         openmetrics, data_dir},
-                        dir + "/promtool.log"),
+  ASSERT_EQ(gpuplan::testing::run_command({gpuplan::testing::kPromtool, "tsdb", "create-blocks-from", "openmetrics",
+                                           "--max-block-duration=2400h", openmetrics, data_dir},
+                                          dir + "/promtool.log"),
             0)
-      << read_text(dir + "/promtool.log");
+      << gpuplan::testing::log_tail(dir + "/promtool.log");
   const std::string config = write_file(dir, "prometheus.yml", "global:\n  scrape_interval: 1m\nscrape_configs: []\n");
 
-  std::unique_ptr<PrometheusProcess> prometheus;
-  std::string url;
-  for (int attempt = 0; attempt < 3 && !url.size(); ++attempt) {  // a new port if another process took it
-    int port = free_port();
-    prometheus = std::make_unique<PrometheusProcess>(
-        std::vector<std::string>{kPrometheus, "--config.file=" + config, "--storage.tsdb.path=" + data_dir,
-                                 "--web.listen-address=127.0.0.1:" + std::to_string(port),
-                                 "--storage.tsdb.retention.time=10y"},
-        dir + "/prometheus.log");
-    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-    std::string candidate = "http://127.0.0.1:" + std::to_string(port);
-    while (std::chrono::steady_clock::now() < deadline && prometheus->running()) {
-      if (http_status(candidate + "/-/ready") == 200) {
-        url = candidate;
-        break;
-      }
-      std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    }
-  }
+  std::unique_ptr<gpuplan::testing::PrometheusProcess> prometheus;
+  const std::string url = gpuplan::testing::start_prometheus(prometheus, config, data_dir, dir + "/prometheus.log",
+                                                             {"--storage.tsdb.retention.time=10y"});
   ASSERT_FALSE(url.empty()) << "prometheus did not become ready:\n" << prometheus->log();
 
   PromQuery q;

@@ -42,7 +42,8 @@ std::string query(const std::string& path, const std::string& sql) {
 }
 
 std::vector<std::string> fast_args(const std::string& archive, const std::string& log) {
-  return {"--interval", "100ms", "--commit-every", "200ms", "--archive", archive, "--log", log, "--kernel-log", "off", "--listen", "off"};
+  return {"--interval", "100ms", "--commit-every", "200ms", "--archive", archive,
+          "--log",      log,     "--kernel-log",   "off",   "--listen",  "off"};
 }
 
 int exit_code(int status) {
