@@ -6,21 +6,11 @@
 
 #include <gtest/gtest.h>
 
-#include <regex>
-
 #include "test_support.h"
 #include "watch/daemon_process.h"
 
 namespace gpuplan::testing {
 namespace {
-
-// The port of the "serving /metrics and /healthz on 127.0.0.1:PORT" log line; 0 until it is there.
-int served_port(const std::string& log) {
-  static const std::regex line(R"(serving /metrics and /healthz on 127\.0\.0\.1:(\d+))");
-  std::smatch m;
-  const std::string text = read_text(log);
-  return std::regex_search(text, m, line) ? std::stoi(m[1]) : 0;
-}
 
 // Sends a request with a small receive window, reads the first bytes of the answer and resets the
 // connection (SO_LINGER 0: RST, not FIN) while the server is still writing the rest, which then

@@ -90,6 +90,14 @@ inline std::vector<long long> committed_batches(const std::string& log) {
   return out;
 }
 
+// The port of the log's "serving /metrics and /healthz on 127.0.0.1:PORT" line; 0 until it is there.
+inline int served_port(const std::string& log) {
+  static const std::regex line(R"(serving /metrics and /healthz on 127\.0\.0\.1:(\d+))");
+  std::smatch m;
+  const std::string text = read_text(log);
+  return std::regex_search(text, m, line) ? std::stoi(m[1]) : 0;
+}
+
 // Polls `done` every 20 ms for up to `limit`.
 template <class F>
 bool eventually(F done, std::chrono::milliseconds limit = std::chrono::milliseconds(10000)) {

@@ -12,7 +12,9 @@
 #include <cstdio>
 #include <filesystem>
 #include <random>
+#include <regex>
 
+#include "prometheus_process.h"
 #include "test_support.h"
 
 namespace gpuplan::testing {
@@ -143,15 +145,29 @@ TEST(DaemonProcess, AFullDiskIsAnErrorLineSamplingGoesOnAndCommitsResumeWhenSpac
   // CI runs as root; elsewhere the mount is refused and this test cannot make a disk full.
   ASSERT_TRUE(disk.mounted()) << "mounting a tmpfs needs root (CAP_SYS_ADMIN)";
   const std::string archive = dir + "/disk/archive.db", log = dir + "/watch.log";
-  WatchProcess p(fast_args(archive, log), scenario());
-  ASSERT_TRUE(eventually([&] { return committed_batches(log).size() >= 2; }));
+  std::vector<std::string> args = fast_args(archive, log);
+  args.back() = "127.0.0.1:0";  // --listen: /metrics must go on being served
+  WatchProcess p(args, scenario());
+  ASSERT_TRUE(eventually([&] { return committed_batches(log).size() >= 2 && served_port(log) > 0; }))
+      << read_text(log);
+  const std::string metrics = "http://127.0.0.1:" + std::to_string(served_port(log)) + "/metrics";
+  // The archive's state as /metrics says it: gpuplan_archive_writable{Hostname="..."} 0 or 1.
+  auto writable = [&] {
+    static const std::regex series(R"(\ngpuplan_archive_writable\{[^}]*\} ([01])\n)");
+    std::smatch m;
+    const std::string body = http_get(metrics);
+    return std::regex_search(body, m, series) ? m[1].str() : std::string("absent");
+  };
+  EXPECT_EQ(writable(), "1");
   fill(dir + "/disk/filler");
   ASSERT_TRUE(eventually([&] { return read_text(log).find("commit failed") != std::string::npos; }));
   const size_t before = committed_batches(log).size();
   std::this_thread::sleep_for(milliseconds(500));  // still running, still failing
   EXPECT_TRUE(p.running());
+  EXPECT_EQ(writable(), "0");  // still served, and saying the archive cannot be written
   fs::remove(dir + "/disk/filler");
   ASSERT_TRUE(eventually([&] { return committed_batches(log).size() > before + 1; }));
+  EXPECT_EQ(writable(), "1");
   p.signal(SIGTERM);
   EXPECT_EQ(exit_code(p.wait()), 0);
   EXPECT_EQ(query(archive, "PRAGMA integrity_check"), "ok");
