@@ -93,10 +93,17 @@ TEST(DaemonProcess, SigkillAtRandomPointsNeverCorruptsNorLosesACommittedBatch) {
   const std::string archive = dir + "/archive.db", log = dir + "/watch.log";
   std::mt19937 rng(15);  // fixed seed: a failure can be rerun
   std::uniform_int_distribution<int> delay_ms(20, 450);
+  // Startups logged so far ("watching 2 GPU(s) ..."), to tell when this run's daemon is sampling.
+  auto startups = [&] { return count_of(read_text(log), "watching 2 GPU"); };
   for (int run = 0; run < 100; ++run) {
     {
+      const size_t started_before = startups();
       WatchProcess p(fast_args(archive, log), scenario());
       ASSERT_TRUE(p.started());
+      // One run in five is killed counting from exec (opening, migrating, registering GPUs); the
+      // others from the moment it samples, so the kills land among rounds and commits however
+      // slowly the binary starts (an instrumented one takes hundreds of milliseconds).
+      if (run % 5 != 0) eventually([&] { return startups() > started_before || !p.running(); });
       std::this_thread::sleep_for(milliseconds(delay_ms(rng)));
       p.signal(SIGKILL);
       p.wait();
@@ -108,8 +115,9 @@ TEST(DaemonProcess, SigkillAtRandomPointsNeverCorruptsNorLosesACommittedBatch) {
           << "run " << run << ": batch " << batch << " reported committed is missing";
     }
   }
-  // The kills did land after commits too (a loaded machine starts slower: a low bound).
-  EXPECT_GE(committed_batches(log).size(), 10u);
+  // The kills did land after commits too: about half the timed kills come after the first commit
+  // (200 ms into a 20–450 ms delay), some after two; a low bound, for a loaded machine.
+  EXPECT_GE(committed_batches(log).size(), 25u);
 }
 
 // A small tmpfs for the archive, unmounted however the test ends.
