@@ -15,7 +15,9 @@ Run add_watch_rules(CLI::App& sub) {
     int code = kOk;
     if (!make_context(common, ctx, code)) return code;
     std::cout << watch::rules_yaml(watch::alert_rules(ctx.catalog), [](const Phrase& p) { return say(p); });
-    return kOk;
+    // Rules meant for a file: a write that failed (a full disk) must not pass for a rules file.
+    std::cout.flush();
+    return std::cout ? kOk : bad_input(Error{{}, 0, {}, Phrase("cli.file.cannot_write")});
   };
 }
 

@@ -3,8 +3,11 @@
 // test (tests/fixtures/watch/rules_test.yml) firing each rule in Prometheus's own rule engine.
 #include "watch/rules.h"
 
+#include <sys/wait.h>
+
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 
@@ -66,6 +69,14 @@ TEST(Rules, PromtoolUnitTestFiresEveryRule) {
   auto [rc, out] = testing::shell("cd " + dir + " && /usr/bin/promtool test rules rules_test.yml");
   EXPECT_EQ(rc, 0) << out;
   EXPECT_NE(out.find("SUCCESS"), std::string::npos) << out;
+}
+
+// `watch rules > FILE` on a full disk: exit 2, never a rules file that passes for written.
+TEST(Rules, CliRulesToAFullDeviceIsAnError) {
+  const std::string cmd = std::string(GPUPLAN_BINARY) + " watch rules >/dev/full 2>/dev/null";
+  const int status = std::system(cmd.c_str());
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 2);
 }
 
 TEST(Rules, CliWritesTheRulesInTheRunsLanguage) {
