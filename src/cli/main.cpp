@@ -10,6 +10,7 @@
 #include "cli/common.h"
 #include "cli/parse_error.h"
 #include "cli/verb.h"
+#include "cli/version.h"
 
 namespace gpuplan::cli {
 
@@ -32,7 +33,11 @@ int run(int argc, char** argv) {
   // Before any subcommand is added: each copies the formatter and the help flag's words.
   app.formatter(help_formatter());
   app.set_help_flag("-h,--help", ui("cli.help.help"));
-  app.set_version_flag("--version", std::string("gpuplan ") + GPUPLAN_VERSION, ui("cli.help.version"));
+  const std::string commit = kBuildCommit;  // "" when built outside git
+  app.set_version_flag("--version",
+                       commit.empty() ? say(Phrase("cli.version.no_commit").fact("version", GPUPLAN_VERSION))
+                                      : say(Phrase("cli.version").fact("version", GPUPLAN_VERSION).fact("commit", commit)),
+                       ui("cli.help.version"));
   app.require_subcommand(1);
   Common common;
   app.add_option("--catalog", common.catalogs, ui("cli.help.catalog_dir"))->type_name("DIR");

@@ -50,6 +50,9 @@ constexpr Words kWords[] = {
    "价格来自注明日期和来源的目录（gpuplan catalog list）；可用 --catalog 指定文件夹覆盖其中的条目。"},
   {"cli.help.help", "Print this help message and exit", "显示本帮助信息并退出"},
   {"cli.help.version", "Display program version information and exit", "显示版本信息并退出"},
+  // gpuplan --version: the project version and the git commit it was built from.
+  {"cli.version", "gpuplan {version} (commit {commit})", "gpuplan {version}（提交 {commit}）"},
+  {"cli.version.no_commit", "gpuplan {version} (commit unknown: built outside git)", "gpuplan {version}（提交未知：不是在 git 仓库中构建的）"},
   {"cli.help.catalog_dir", "Directory of catalog YAML laid over the default (repeatable)",
                            "存放目录 YAML 的文件夹，叠加在默认目录之上（可重复）"},
   {"cli.help.format", "Output: table, json, md or html (catalog: table, json or md)", "输出格式：table、json、md 或 html（catalog 只支持 table、json 和 md）"},
