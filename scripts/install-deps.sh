@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Installs the Debian 12 packages gpuplan needs to build and test. Idempotent: it only calls
-# apt-get when a package is missing.
+# Installs the Debian 12 packages gpuplan needs to build, test and package (cpack's DEB generator
+# reads the binary's libraries with dpkg-shlibdeps, from dpkg-dev, and file; --version asks git).
+# Idempotent: it only calls apt-get when a package is missing.
 set -euo pipefail
 
 packages=(
@@ -10,6 +11,7 @@ packages=(
   zlib1g-dev libcurl4-openssl-dev libarchive-dev libssl-dev
   libsqlite3-dev libcpp-httplib-dev libcrypt-dev
   prometheus
+  dpkg-dev file git
 )
 
 missing=()
