@@ -17,12 +17,13 @@ if(GIT)
     execute_process(COMMAND ${GIT} -C ${SOURCE_DIR} rev-parse --short HEAD
                     OUTPUT_VARIABLE hash RESULT_VARIABLE hash_rc OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
     # Untracked files are left out, as `git describe --dirty` does: a build directory or a
-    # scratch file is not a change to what was built.
-    execute_process(COMMAND ${GIT} -C ${SOURCE_DIR} status --porcelain --untracked-files=no
+    # scratch file is not a change to what was built. No optional locks: a build must not take the
+    # index lock from a git command the developer runs meanwhile.
+    execute_process(COMMAND ${GIT} -C ${SOURCE_DIR} --no-optional-locks status --porcelain --untracked-files=no
                     OUTPUT_VARIABLE changes RESULT_VARIABLE status_rc ERROR_QUIET)
     if(hash_rc EQUAL 0 AND hash MATCHES "^[0-9a-f]+$")
       set(commit "${hash}")
-      if(NOT status_rc EQUAL 0 OR NOT changes STREQUAL "")
+      if(NOT status_rc EQUAL 0 OR NOT changes STREQUAL "")  # what cannot be shown clean is not
         string(APPEND commit "+dirty")
       endif()
     endif()

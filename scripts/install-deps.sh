@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages gpuplan needs to build, test and package (cpack's DEB generator
-# reads the binary's libraries with dpkg-shlibdeps, from dpkg-dev, and file; --version asks git).
+# reads the binary's libraries with dpkg-shlibdeps, from dpkg-dev, and file; --version asks git;
+# the zsh completion is tested in zsh).
 # Idempotent: it only calls apt-get when a package is missing.
 set -euo pipefail
 
@@ -11,7 +12,7 @@ packages=(
   zlib1g-dev libcurl4-openssl-dev libarchive-dev libssl-dev
   libsqlite3-dev libcpp-httplib-dev libcrypt-dev
   prometheus
-  dpkg-dev file git
+  dpkg-dev file git zsh
 )
 
 missing=()

@@ -207,9 +207,36 @@ std::set<std::string> bash_completes(const std::string& words) {
   return out;
 }
 
+// What the generated zsh completion offers for `words`, in zsh: compadd and _files, zsh's
+// completion builtins, stand in as functions that print what they are given ("FILES" for files).
+std::set<std::string> zsh_completes(const std::string& words) {
+  const std::string script = std::string(testing::build_dir()) + "/packaging/_gpuplan";
+  Shell r =
+      sh("zsh -fc " + quoted("compadd() { [[ $1 == -- ]] && shift; print -rl -- \"$@\" }; _files() { print FILES }; "
+                             "source " +
+                             quoted(script) + " >/dev/null; words=(" + words + "); CURRENT=${#words}; _gpuplan"));
+  EXPECT_EQ(r.status, 0) << r.output;
+  std::set<std::string> out;
+  std::istringstream in(r.output);
+  for (std::string line; std::getline(in, line);)
+    if (!line.empty()) out.insert(line);
+  return out;
+}
+
+TEST(PackageTest, ZshCompletionOffersWhatTheBashOneDoes) {
+  // zsh filters by the typed prefix itself, so an empty word shows the whole list.
+  EXPECT_EQ(zsh_completes("gpuplan ''"), std::set<std::string>(kVerbs.begin(), kVerbs.end()));
+  EXPECT_EQ(zsh_completes("gpuplan catalog ''"), (std::set<std::string>{"list", "show", "check"}));
+  EXPECT_EQ(zsh_completes("gpuplan accept --nvml ''"), (std::set<std::string>{"auto", "live", "snapshot", "off"}));
+  EXPECT_EQ(zsh_completes("gpuplan tco --seed 3 ''"), (std::set<std::string>{"FILES"}));
+  EXPECT_EQ(zsh_completes("gpuplan watch ''"), (std::set<std::string>{"export", "rules"}));
+  for (const std::string& verb : kVerbs)
+    EXPECT_EQ(zsh_completes("gpuplan " + verb + " -"), bash_completes("gpuplan " + verb + " -")) << verb;
+}
+
 TEST(PackageTest, BashCompletionOffersVerbsSubVerbsAndFixedValues) {
   EXPECT_EQ(bash_completes("gpuplan ''"), std::set<std::string>(kVerbs.begin(), kVerbs.end()));
-  EXPECT_EQ(bash_completes("gpuplan catalog ''"), (std::set<std::string>{"list", "show", "check"}));
+  EXPECT_EQ(bash_completes("gpuplan catalog ''"), (std::set<std::string>{"list", "show", "check"}));  // no files
   EXPECT_EQ(bash_completes("gpuplan --lang en watch ''").count("export"), 1u);  // a global flag's value skipped
   EXPECT_EQ(bash_completes("gpuplan quote --ra"), (std::set<std::string>{"--rack-amps"}));
   EXPECT_EQ(bash_completes("gpuplan accept --nvml ''"), (std::set<std::string>{"auto", "live", "snapshot", "off"}));
