@@ -192,6 +192,15 @@ TEST(PackageTest, VersionScriptNamesTheCommitOrNone) {
 
 // --- Completions ----------------------------------------------------------------------------------
 
+// The non-empty lines of `text`, one completion a line.
+std::set<std::string> lines_of(const std::string& text) {
+  std::set<std::string> out;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);)
+    if (!line.empty()) out.insert(line);
+  return out;
+}
+
 // What the generated bash completion offers for the command line `words` (the last one the word
 // being completed), run in bash as the shell runs it.
 std::set<std::string> bash_completes(const std::string& words) {
@@ -200,11 +209,7 @@ std::set<std::string> bash_completes(const std::string& words) {
       sh("bash -c " + quoted("source " + quoted(script) + "; COMP_WORDS=(" + words +
                              "); COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); _gpuplan; printf '%s\\n' \"${COMPREPLY[@]}\""));
   EXPECT_EQ(r.status, 0) << r.output;
-  std::set<std::string> out;
-  std::istringstream in(r.output);
-  for (std::string line; std::getline(in, line);)
-    if (!line.empty()) out.insert(line);
-  return out;
+  return lines_of(r.output);
 }
 
 // What the generated zsh completion offers for `words`, in zsh: compadd and _files, zsh's
@@ -216,11 +221,7 @@ std::set<std::string> zsh_completes(const std::string& words) {
                              "source " +
                              quoted(script) + " >/dev/null; words=(" + words + "); CURRENT=${#words}; _gpuplan"));
   EXPECT_EQ(r.status, 0) << r.output;
-  std::set<std::string> out;
-  std::istringstream in(r.output);
-  for (std::string line; std::getline(in, line);)
-    if (!line.empty()) out.insert(line);
-  return out;
+  return lines_of(r.output);
 }
 
 TEST(PackageTest, ZshCompletionOffersWhatTheBashOneDoes) {
