@@ -34,10 +34,9 @@ int run(int argc, char** argv) {
   app.formatter(help_formatter());
   app.set_help_flag("-h,--help", ui("cli.help.help"));
   const std::string commit = kBuildCommit;  // "" when built outside git
-  app.set_version_flag("--version",
-                       commit.empty() ? say(Phrase("cli.version.no_commit").fact("version", GPUPLAN_VERSION))
-                                      : say(Phrase("cli.version").fact("version", GPUPLAN_VERSION).fact("commit", commit)),
-                       ui("cli.help.version"));
+  const Phrase version = commit.empty() ? Phrase("cli.version.no_commit").fact("version", GPUPLAN_VERSION)
+                                        : Phrase("cli.version").fact("version", GPUPLAN_VERSION).fact("commit", commit);
+  app.set_version_flag("--version", say(version), ui("cli.help.version"));
   app.require_subcommand(1);
   Common common;
   app.add_option("--catalog", common.catalogs, ui("cli.help.catalog_dir"))->type_name("DIR");
