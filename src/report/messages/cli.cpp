@@ -296,6 +296,8 @@ constexpr Words kWords[] = {
   {"cli.snapshot.wrote", "wrote {path} ({entries} entries; kernel log: {kernel_log}; NVML: {nvml})",
                          "已写入 {path}（{entries} 项；内核日志：{kernel_log}；NVML：{nvml}）"},
   {"cli.snapshot.gpus", "{count} GPUs", "{count} 块 GPU"},
+  {"cli.snapshot.link_left_out", "left out the link {path} -> {target}: unpacked, it would point outside the snapshot",
+                                 "未收录链接 {path} -> {target}：解包后它会指向快照之外"},
 
   // The evidence bundle (cli/evidence.cpp)
   {"cli.evidence.not_empty", "exists and is not an empty directory; refusing to overwrite evidence",
