@@ -233,6 +233,17 @@ TEST(HardeningWritesTest, ControlCharactersAreEscapedAndTextIsNot) {
             "\x1b[1;31mred\x1b[0m\\x1b]0;x\\x07");
 }
 
+TEST(HardeningWritesTest, AFactFromOutsideIsEscapedInEveryMessage) {
+  // An HTTP error body, a path or a snapshot name reaches the user as a fact of a phrase.
+  EXPECT_EQ(report::say(Phrase("cli.wrote")
+                            .fact("path",
+                                  "a\x1b]0;x\x07"
+                                  "b"),
+                        Lang::kEn),
+            "wrote a\\x1b]0;x\\x07b");
+  EXPECT_EQ(report::say(Phrase("cli.wrote").fact("path", "a\x1b[2Jb"), Lang::kZh), "已写入 a\\x1b[2Jb");
+}
+
 TEST(HardeningWritesTest, AConfigNameWithEscapesIsShownEscapedInTheTerminalAndMarkdown) {
   std::string yaml = slurp(example("a100-8gpu-training.yaml"));
   const size_t at = yaml.find("\nname: ");

@@ -305,8 +305,6 @@ constexpr Words kWords[] = {
   {"cli.evidence.cannot_create", "cannot create the directory: {why}", "无法创建该文件夹：{why}"},
   {"cli.evidence.outside", "not a path inside the bundle", "不是证据包内的路径"},
   {"cli.evidence.cannot_copy", "cannot copy into the evidence bundle: {why}", "无法复制到证据包：{why}"},
-  {"cli.evidence.cannot_write", "cannot write into the evidence bundle", "无法写入证据包"},
-  {"cli.evidence.cannot_write_manifest", "cannot write MANIFEST.sha256", "无法写入 MANIFEST.sha256"},
 };
 // clang-format on
 
