@@ -8,6 +8,7 @@
 #include "cli/verb.h"
 #include "core/dates.h"
 #include "report/accept_render.h"
+#include "report/escape.h"
 
 namespace gpuplan::cli {
 namespace {
@@ -40,7 +41,9 @@ Result<void> write_evidence(const AcceptArgs& a, const GatheredHost& host, const
   files.push_back({"timestamps.json", {}, report::json_text(stamps)});
   auto written = write_bundle(a.evidence, files);
   if (!written) return written.error();
-  note(Phrase("cli.accept.wrote_evidence").fact("count", std::to_string(*written)).fact("dir", a.evidence));
+  note(Phrase("cli.accept.wrote_evidence")
+           .fact("count", std::to_string(*written))
+           .fact("dir", report::shell_quoted(a.evidence)));
   return {};
 }
 

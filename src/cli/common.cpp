@@ -5,11 +5,11 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <iostream>
 #include <utility>
 
 #include "cli/catalog_path.h"
+#include "core/output_file.h"
 #include "core/text.h"
 #include "plan/config.h"
 #include "report/table.h"
@@ -246,9 +246,7 @@ int emit(const std::string& text, const std::string& output) {
     std::cout << text;
     return kOk;
   }
-  std::ofstream out(output);
-  out << text;
-  if (!out) return bad_input(Error{output, 0, "--output", Phrase("cli.file.cannot_write")});
+  if (auto written = write_output_file(output, text, "--output"); !written) return bad_input(written.error());
   note(Phrase("cli.wrote").fact("path", output));
   return kOk;
 }

@@ -11,6 +11,7 @@
 #include "cli/parse_error.h"
 #include "cli/verb.h"
 #include "cli/version.h"
+#include "core/output_file.h"
 
 namespace gpuplan::cli {
 
@@ -71,10 +72,14 @@ int run(int argc, char** argv) {
 }  // namespace gpuplan::cli
 
 int main(int argc, char** argv) {
+  int code = 3;
   try {
-    return gpuplan::cli::run(argc, argv);
+    code = gpuplan::cli::run(argc, argv);
   } catch (const std::exception& e) {
     gpuplan::cli::note(gpuplan::Phrase("cli.internal_error").fact("why", e.what()));
-    return 3;
   }
+  // A report that never reached standard output (a full disk behind `> file`, /dev/full) is not
+  // a report: exit 2 with the reason rather than 0.
+  if (auto flushed = gpuplan::flush_standard_output(); !flushed) return gpuplan::cli::bad_input(flushed.error());
+  return code;
 }

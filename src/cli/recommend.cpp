@@ -2,11 +2,11 @@
 #include "plan/recommend.h"
 
 #include <cmath>
-#include <fstream>
 #include <iostream>
 #include <memory>
 
 #include "cli/verb.h"
+#include "core/output_file.h"
 #include "core/text.h"
 #include "plan/config.h"
 #include "plan/workload_file.h"
@@ -87,9 +87,8 @@ int run_recommend(const Common& common, const RecommendArgs& args) {
   auto rec = plan::recommend(*workload, ctx.catalog);
   if (!rec) return bad_input(rec.error());
   if (!args.write.empty()) {
-    std::ofstream out(args.write);
-    out << plan::write_config_yaml(rec->config);
-    if (!out) return bad_input(Error{args.write, 0, "--write", Phrase("cli.file.cannot_write")});
+    auto written = write_output_file(args.write, plan::write_config_yaml(rec->config), "--write");
+    if (!written) return bad_input(written.error());
   }
   std::cout << report::render_recommendation(*rec, ctx.format, ctx.style);
   return kOk;

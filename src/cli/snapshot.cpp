@@ -45,8 +45,10 @@ int run_snapshot(const SnapshotArgs& a) {
                          {"kernel_log", view.kernel_log_source},
                          {"nvml", view.nvml ? view.nvml->library : report::say(view.nvml_error, report::Lang::kEn)}};
   content.captures["snapshot.json"] = report::json_text(meta);
-  auto written = probe::write_snapshot(host->input->fs(), content, a.out);
+  std::vector<Phrase> left_out;
+  auto written = probe::write_snapshot(host->input->fs(), content, a.out, &left_out);
   if (!written) return bad_input(written.error());
+  for (const Phrase& link : left_out) note(link);
   note(summary(a, view, *written));
   return kOk;
 }

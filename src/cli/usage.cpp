@@ -4,12 +4,12 @@
 
 #include <cmath>
 #include <ctime>
-#include <fstream>
 #include <iostream>
 #include <memory>
 
 #include "cli/verb.h"
 #include "core/dates.h"
+#include "core/output_file.h"
 #include "core/text.h"
 #include "core/units.h"
 #include "report/usage_render.h"
@@ -128,9 +128,8 @@ int run_usage(const Common& common, const UsageArgs& a) {
   usage::UsageResult result = usage::analyse(*data, *options, ctx.catalog);
   if (!a.quiet && data->stats.skipped_count > 0) note_skipped(data->stats);
   if (!a.write_demand.empty()) {
-    std::ofstream out(a.write_demand);
-    out << usage::demand_csv(result);
-    if (!out) return bad_input(Error{a.write_demand, 0, "--write-demand", Phrase("cli.file.cannot_write")});
+    auto written = write_output_file(a.write_demand, usage::demand_csv(result), "--write-demand");
+    if (!written) return bad_input(written.error());
   }
   return emit(report::render_usage(result, ctx.format, ctx.style), a.output);
 }
@@ -167,10 +166,11 @@ int run_synth(const SynthArgs& a) {
     usage::synthesize(o, std::cout);
     return kOk;
   }
-  std::ofstream out(a.output, std::ios::binary);
-  usage::synthesize(o, out);
-  if (!out) return bad_input(Error{a.output, 0, "--output", Phrase("cli.file.cannot_write")});
-  return kOk;
+  auto written = write_output_file(a.output, "--output", [&o](std::ostream& out) -> Result<void> {
+    usage::synthesize(o, out);
+    return {};
+  });
+  return written ? kOk : bad_input(written.error());
 }
 
 CLI::App* add_synth(CLI::App& usage, SynthArgs& sa) {

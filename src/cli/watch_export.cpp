@@ -1,16 +1,13 @@
 // gpuplan watch export: the health archive written back as an nvidia-smi CSV or dmon log, to
 // standard output or to -o FILE (written beside it under a temporary name, then renamed, so that
 // a failed export never leaves a partial or empty FILE).
-#include <unistd.h>
-
-#include <cstdio>
-#include <fstream>
 #include <iostream>
 #include <memory>
 
 #include "archive/export.h"
 #include "cli/watch.h"
 #include "core/dates.h"
+#include "core/output_file.h"
 #include "core/text.h"
 
 namespace gpuplan::cli {
@@ -24,21 +21,14 @@ Error not_a_date(std::string flag, std::string got) {
   return Error{{}, 0, std::move(flag), Phrase("cli.value.not_a_date").fact("got", std::move(got))};
 }
 
-// Writes through a temporary file beside `target`, renamed over it once closed without error.
+// Writes through a temporary file beside `target` (core/output_file), renamed over it once
+// written, fsynced and closed without error.
 Result<void> write_to_file(const ExportArgs& a, archive::ExportFormat format, int64_t from, int64_t to) {
-  std::string temp = a.output + ".tmp-XXXXXX";
-  const int fd = ::mkstemp(temp.data());
-  if (fd < 0) return Error{a.output, 0, "-o", Phrase("cli.file.cannot_write")};
-  ::close(fd);
-  std::ofstream out(temp, std::ios::binary | std::ios::trunc);
-  auto written = archive::export_readings(a.archive, format, from, to, out);
-  out.close();
-  if (!written || !out || std::rename(temp.c_str(), a.output.c_str()) != 0) {
-    std::remove(temp.c_str());
+  return write_output_file(a.output, "-o", [&](std::ostream& out) -> Result<void> {
+    auto written = archive::export_readings(a.archive, format, from, to, out);
     if (!written) return written.error();
-    return Error{a.output, 0, "-o", Phrase("cli.file.cannot_write")};
-  }
-  return {};
+    return {};
+  });
 }
 
 int run_export(const ExportArgs& a) {

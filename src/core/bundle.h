@@ -7,7 +7,9 @@
 //   captures/NAME                         what gpuplan captured: kernel.log, nvml.json, tool outputs
 //   timestamps.json                       when the run started and ended, gpuplan's version, the command
 //   MANIFEST.sha256                       sha256 of every file above (`sha256sum -c MANIFEST.sha256`)
-// A caller may rely on: an existing non-empty directory is refused (nothing is overwritten);
+// A caller may rely on: the bundle is written into a temporary directory beside DIR (".DIR.tmp-XXXXXX",
+// removed on failure and on SIGINT/SIGTERM) and renamed to DIR only when complete, so DIR either does
+// not exist or holds the whole bundle; an existing non-empty directory is refused (nothing is overwritten);
 // two items with the same name both go in (the later one as NAME-2.EXT); a name that would
 // leave the directory is an Error.
 #pragma once

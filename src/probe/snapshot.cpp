@@ -10,8 +10,11 @@
 #include <fstream>
 #include <memory>
 #include <optional>
+#include <ostream>
 #include <set>
 #include <sstream>
+
+#include "core/output_file.h"
 
 namespace gpuplan::probe {
 namespace fs = std::filesystem;
@@ -72,129 +75,6 @@ std::string relative_target(const std::string& link, const std::string& target) 
   for (size_t i = common; i < to.size(); ++i) out += (out.empty() ? "" : "/") + to[i];
   return out.empty() ? "." : out;
 }
-
-class SnapshotWriter {
- public:
-  SnapshotWriter(const HostFs& fs, archive* a) : fs_(fs), a_(a) {}
-
-  // Archives the links on the way to `host_path` and, when it ends in a regular file, the file;
-  // with `keep_dir`, a directory it ends in too, so a link to it (a device's `driver`) does not
-  // dangle in the unpacked tree when no file below it was read.
-  void add_path(const std::string& host_path, bool keep_dir = false) {
-    std::vector<std::string> todo = components(host_path);
-    std::string current;
-    int links_followed = 0;
-    for (size_t i = 0; i < todo.size() && !failed_; ++i) {
-      const std::string next = current + "/" + todo[i];
-      const std::string real = fs_.root() == "/" ? next : fs_.root() + next;
-      struct stat st {};
-      if (lstat(real.c_str(), &st) != 0) return;
-      if (S_ISLNK(st.st_mode)) {
-        if (++links_followed > 40) return;  // a loop of links
-        std::string target(static_cast<size_t>(st.st_size > 0 ? st.st_size : 4096), '\0');
-        const ssize_t n = readlink(real.c_str(), target.data(), target.size());
-        if (n <= 0) return;
-        target.resize(static_cast<size_t>(n));
-        add_link(next, target);
-        const std::string resolved = target.front() == '/' ? normalise(target) : normalise(current + "/" + target);
-        std::vector<std::string> rest = components(resolved);
-        rest.insert(rest.end(), todo.begin() + static_cast<long>(i) + 1, todo.end());
-        todo = std::move(rest);
-        current.clear();
-        i = static_cast<size_t>(-1);
-        continue;
-      }
-      current = next;
-      if (i + 1 == todo.size() && S_ISREG(st.st_mode)) add_file_from_host(current, real);
-      if (i + 1 == todo.size() && S_ISDIR(st.st_mode) && keep_dir) add_dir(current);
-    }
-  }
-
-  void add_link_dir(const std::string& host_dir) {
-    for (const std::string& name : fs_.list(host_dir)) add_path(host_dir + "/" + name);
-  }
-
-  void add_text(const std::string& name, const std::string& text) { add_file(name, text); }
-  int entries() const { return entries_; }
-  // The first entry libarchive could not write (a full disk, an unwritable header); once set,
-  // nothing more is written.
-  const std::optional<Error>& failed() const { return failed_; }
-
-  // An absolute target is archived relative to the link, so it stays inside an unpacked tree
-  // (and passes unpack_snapshot's check) and still leads to the same host path.
-  void add_link(const std::string& host_path, const std::string& target) {
-    if (failed_ || !added_.insert(host_path).second) return;
-    const std::string name = host_path.substr(1);
-    const std::string archived = !target.empty() && target.front() == '/' ? relative_target(host_path, target) : target;
-    EntryPtr e(archive_entry_new(), &archive_entry_free);
-    archive_entry_set_pathname(e.get(), name.c_str());
-    archive_entry_set_filetype(e.get(), AE_IFLNK);
-    archive_entry_set_perm(e.get(), 0777);
-    archive_entry_set_symlink(e.get(), archived.c_str());
-    if (archive_write_header(a_, e.get()) != ARCHIVE_OK) return fail(name);
-    if (archive_write_finish_entry(a_) != ARCHIVE_OK) return fail(name);
-    ++entries_;
-  }
-
- private:
-  void add_file_from_host(const std::string& host_path, const std::string& real) {
-    if (added_.count(host_path)) return;
-    // What the probe read, when it kept it: the snapshot then holds what the checks will judge.
-    if (auto kept = fs_.first_read(host_path)) {
-      add_file(host_path.substr(1), *kept);
-      added_.insert(host_path);
-      return;
-    }
-    // sysfs files claim 4096 bytes whatever they hold: read to the end instead of trusting st_size.
-    std::ifstream in(real, std::ios::binary);
-    if (!in) return;
-    std::ostringstream text;
-    text << in.rdbuf();
-    if (in.bad()) return;
-    add_file(host_path.substr(1), text.str());
-    added_.insert(host_path);
-  }
-
-  void add_dir(const std::string& host_path) {
-    if (failed_ || !added_.insert(host_path).second) return;
-    const std::string name = host_path.substr(1);
-    EntryPtr e(archive_entry_new(), &archive_entry_free);
-    archive_entry_set_pathname(e.get(), name.c_str());
-    archive_entry_set_filetype(e.get(), AE_IFDIR);
-    archive_entry_set_perm(e.get(), 0755);
-    if (archive_write_header(a_, e.get()) != ARCHIVE_OK) return fail(name);
-    if (archive_write_finish_entry(a_) != ARCHIVE_OK) return fail(name);
-    ++entries_;
-  }
-
-  void add_file(const std::string& name, const std::string& text) {
-    if (failed_) return;
-    EntryPtr e(archive_entry_new(), &archive_entry_free);
-    archive_entry_set_pathname(e.get(), name.c_str());
-    archive_entry_set_filetype(e.get(), AE_IFREG);
-    archive_entry_set_perm(e.get(), 0644);
-    archive_entry_set_size(e.get(), static_cast<la_int64_t>(text.size()));
-    if (archive_write_header(a_, e.get()) != ARCHIVE_OK) return fail(name);
-    // archive_write_data may take less than offered; what it took is counted until all is in.
-    for (size_t done = 0; done < text.size();) {
-      const la_ssize_t n = archive_write_data(a_, text.data() + done, text.size() - done);
-      if (n <= 0) return fail(name);
-      done += static_cast<size_t>(n);
-    }
-    if (archive_write_finish_entry(a_) != ARCHIVE_OK) return fail(name);
-    ++entries_;
-  }
-
-  void fail(const std::string& name) {
-    failed_ = Error{"", 0, name, archive_failure("error.snapshot.cannot_write_entry", a_)};
-  }
-
-  const HostFs& fs_;
-  archive* a_;
-  std::set<std::string> added_;
-  int entries_ = 0;
-  std::optional<Error> failed_;
-};
 
 // "sys/./bus//x" → "sys/bus/x": the path libarchive writes, "." parts dropped.
 std::string clean(const std::string& name) {
@@ -262,27 +142,175 @@ class LinkGuard {
   std::set<std::string> climbed_through_;  // paths an accepted target entered and left with ".."
 };
 
+class SnapshotWriter {
+ public:
+  SnapshotWriter(const HostFs& fs, archive* a) : fs_(fs), a_(a) {}
+
+  // Archives the links on the way to `host_path` and, when it ends in a regular file, the file;
+  // with `keep_dir`, a directory it ends in too, so a link to it (a device's `driver`) does not
+  // dangle in the unpacked tree when no file below it was read.
+  void add_path(const std::string& host_path, bool keep_dir = false) {
+    std::vector<std::string> todo = components(host_path);
+    std::string current;
+    int links_followed = 0;
+    for (size_t i = 0; i < todo.size() && !failed_; ++i) {
+      const std::string next = current + "/" + todo[i];
+      const std::string real = fs_.root() == "/" ? next : fs_.root() + next;
+      struct stat st {};
+      if (lstat(real.c_str(), &st) != 0) return;
+      if (S_ISLNK(st.st_mode)) {
+        if (++links_followed > 40) return;  // a loop of links
+        std::string target(static_cast<size_t>(st.st_size > 0 ? st.st_size : 4096), '\0');
+        const ssize_t n = readlink(real.c_str(), target.data(), target.size());
+        if (n <= 0) return;
+        target.resize(static_cast<size_t>(n));
+        add_link(next, target);
+        const std::string resolved = target.front() == '/' ? normalise(target) : normalise(current + "/" + target);
+        std::vector<std::string> rest = components(resolved);
+        rest.insert(rest.end(), todo.begin() + static_cast<long>(i) + 1, todo.end());
+        todo = std::move(rest);
+        current.clear();
+        i = static_cast<size_t>(-1);
+        continue;
+      }
+      current = next;
+      if (i + 1 == todo.size() && S_ISREG(st.st_mode)) add_file_from_host(current, real);
+      if (i + 1 == todo.size() && S_ISDIR(st.st_mode) && keep_dir) add_dir(current);
+    }
+  }
+
+  void add_link_dir(const std::string& host_dir) {
+    for (const std::string& name : fs_.list(host_dir)) add_path(host_dir + "/" + name);
+  }
+
+  void add_text(const std::string& name, const std::string& text) { add_file(name, text); }
+  int entries() const { return entries_; }
+  const std::vector<Phrase>& left_out() const { return left_out_; }
+  // The first entry libarchive could not write (a full disk, an unwritable header); once set,
+  // nothing more is written.
+  const std::optional<Error>& failed() const { return failed_; }
+
+  // An absolute target is archived relative to the link, so it stays inside an unpacked tree
+  // (and passes unpack_snapshot's check) and still leads to the same host path.
+  void add_link(const std::string& host_path, const std::string& target) {
+    if (failed_ || !added_.insert(host_path).second) return;
+    const std::string name = host_path.substr(1);
+    const std::string archived = !target.empty() && target.front() == '/' ? relative_target(host_path, target) : target;
+    // The same judge as unpack_snapshot, over the links in the order they go in: a link that
+    // would point outside the unpacked tree (or that unpacking would refuse) is left out and said.
+    if (guard_.check(name, archived)) {
+      left_out_.push_back(Phrase("cli.snapshot.link_left_out").fact("path", host_path).fact("target", target));
+      return;
+    }
+    EntryPtr e(archive_entry_new(), &archive_entry_free);
+    archive_entry_set_pathname(e.get(), name.c_str());
+    archive_entry_set_filetype(e.get(), AE_IFLNK);
+    archive_entry_set_perm(e.get(), 0777);
+    archive_entry_set_symlink(e.get(), archived.c_str());
+    if (archive_write_header(a_, e.get()) != ARCHIVE_OK) return fail(name);
+    if (archive_write_finish_entry(a_) != ARCHIVE_OK) return fail(name);
+    ++entries_;
+  }
+
+ private:
+  void add_file_from_host(const std::string& host_path, const std::string& real) {
+    if (added_.count(host_path)) return;
+    // What the probe read, when it kept it: the snapshot then holds what the checks will judge.
+    if (auto kept = fs_.first_read(host_path)) {
+      add_file(host_path.substr(1), *kept);
+      added_.insert(host_path);
+      return;
+    }
+    // sysfs files claim 4096 bytes whatever they hold: read to the end instead of trusting st_size.
+    std::ifstream in(real, std::ios::binary);
+    if (!in) return;
+    std::ostringstream text;
+    text << in.rdbuf();
+    if (in.bad()) return;
+    add_file(host_path.substr(1), text.str());
+    added_.insert(host_path);
+  }
+
+  void add_dir(const std::string& host_path) {
+    if (failed_ || !added_.insert(host_path).second) return;
+    const std::string name = host_path.substr(1);
+    EntryPtr e(archive_entry_new(), &archive_entry_free);
+    archive_entry_set_pathname(e.get(), name.c_str());
+    archive_entry_set_filetype(e.get(), AE_IFDIR);
+    archive_entry_set_perm(e.get(), 0755);
+    if (archive_write_header(a_, e.get()) != ARCHIVE_OK) return fail(name);
+    if (archive_write_finish_entry(a_) != ARCHIVE_OK) return fail(name);
+    ++entries_;
+  }
+
+  void add_file(const std::string& name, const std::string& text) {
+    if (failed_) return;
+    EntryPtr e(archive_entry_new(), &archive_entry_free);
+    archive_entry_set_pathname(e.get(), name.c_str());
+    archive_entry_set_filetype(e.get(), AE_IFREG);
+    archive_entry_set_perm(e.get(), 0644);
+    archive_entry_set_size(e.get(), static_cast<la_int64_t>(text.size()));
+    if (archive_write_header(a_, e.get()) != ARCHIVE_OK) return fail(name);
+    // archive_write_data may take less than offered; what it took is counted until all is in.
+    for (size_t done = 0; done < text.size();) {
+      const la_ssize_t n = archive_write_data(a_, text.data() + done, text.size() - done);
+      if (n <= 0) return fail(name);
+      done += static_cast<size_t>(n);
+    }
+    if (archive_write_finish_entry(a_) != ARCHIVE_OK) return fail(name);
+    ++entries_;
+  }
+
+  void fail(const std::string& name) {
+    failed_ = Error{"", 0, name, archive_failure("error.snapshot.cannot_write_entry", a_)};
+  }
+
+  const HostFs& fs_;
+  archive* a_;
+  std::set<std::string> added_;
+  LinkGuard guard_;
+  std::vector<Phrase> left_out_;
+  int entries_ = 0;
+  std::optional<Error> failed_;
+};
+
+// libarchive's write callback: the bytes go to the stream core/output_file gave (a temporary
+// file beside `out`, renamed over it once complete); a stream that failed stops the archive.
+la_ssize_t to_stream(archive*, void* stream, const void* buffer, size_t length) {
+  auto& os = *static_cast<std::ostream*>(stream);
+  os.write(static_cast<const char*>(buffer), static_cast<std::streamsize>(length));
+  return os ? static_cast<la_ssize_t>(length) : -1;
+}
+
 }  // namespace
 
-Result<int> write_snapshot(const HostFs& fs, const SnapshotContent& content, const std::string& out) {
-  Writer a(archive_write_new(), &archive_write_free);
-  archive_write_add_filter_gzip(a.get());
-  archive_write_set_format_pax_restricted(a.get());
-  if (archive_write_open_filename(a.get(), out.c_str()) != ARCHIVE_OK)
-    return Error{out, 0, {}, archive_failure("error.snapshot.cannot_write", a.get())};
-  SnapshotWriter w(fs, a.get());
-  for (const auto& [name, text] : content.captures) w.add_text("gpuplan/" + name, text);
-  for (const auto& [link, target] : fs.links_followed()) w.add_link(link, target);
-  for (const auto& dir : content.link_dirs) w.add_link_dir(dir);
-  for (const auto& file : content.host_files) w.add_path(file, /*keep_dir=*/true);
-  if (w.failed()) {
-    Error e = *w.failed();
-    e.file = out;
-    return e;
-  }
-  if (archive_write_close(a.get()) != ARCHIVE_OK)
-    return Error{out, 0, {}, archive_failure("error.snapshot.cannot_finish", a.get())};
-  return w.entries();
+Result<int> write_snapshot(const HostFs& fs, const SnapshotContent& content, const std::string& out,
+                           std::vector<Phrase>* left_out) {
+  int entries = 0;
+  auto written = write_output_file(out, {}, [&](std::ostream& os) -> Result<void> {
+    Writer a(archive_write_new(), &archive_write_free);
+    archive_write_add_filter_gzip(a.get());
+    archive_write_set_format_pax_restricted(a.get());
+    if (archive_write_open2(a.get(), &os, nullptr, to_stream, nullptr, nullptr) != ARCHIVE_OK)
+      return Error{out, 0, {}, archive_failure("error.snapshot.cannot_write", a.get())};
+    SnapshotWriter w(fs, a.get());
+    for (const auto& [name, text] : content.captures) w.add_text("gpuplan/" + name, text);
+    for (const auto& [link, target] : fs.links_followed()) w.add_link(link, target);
+    for (const auto& dir : content.link_dirs) w.add_link_dir(dir);
+    for (const auto& file : content.host_files) w.add_path(file, /*keep_dir=*/true);
+    if (w.failed()) {
+      Error e = *w.failed();
+      e.file = out;
+      return e;
+    }
+    if (archive_write_close(a.get()) != ARCHIVE_OK)
+      return Error{out, 0, {}, archive_failure("error.snapshot.cannot_finish", a.get())};
+    if (left_out) *left_out = w.left_out();
+    entries = w.entries();
+    return {};
+  });
+  if (!written) return written.error();
+  return entries;
 }
 
 Result<int> unpack_snapshot(const std::string& path, const std::string& dir, const UnpackLimits& limits) {

@@ -41,8 +41,11 @@ struct SnapshotContent {
   std::map<std::string, std::string> captures;      // "kernel.log" → text, "tools/ibstat.txt" → text
 };
 
-// Writes `out` (a .tar.gz); returns how many entries went in.
-Result<int> write_snapshot(const HostFs& fs, const SnapshotContent& content, const std::string& out);
+// Writes `out` (a .tar.gz); returns how many entries went in. A link whose target would lead
+// outside the unpacked snapshot (or that unpack_snapshot would refuse) is left out, never archived,
+// and named in `left_out` when given ("cli.snapshot.link_left_out": the link and its target).
+Result<int> write_snapshot(const HostFs& fs, const SnapshotContent& content, const std::string& out,
+                           std::vector<Phrase>* left_out = nullptr);
 
 // What one unpack may write. A real snapshot holds a few thousand small files (sysfs
 // attributes, a kernel log of some MiB), far below each.

@@ -1,9 +1,8 @@
 // The snapshot host: a snapshot tree or fixture (files plus gpuplan/ captures), or a snapshot
 // archive unpacked into a temporary directory for as long as the host lives. Nothing is run on it.
-#include <stdlib.h>
-
 #include <filesystem>
 
+#include "core/temp_dirs.h"
 #include "probe/host_input.h"
 #include "probe/machine.h"
 #include "probe/snapshot.h"
@@ -20,8 +19,7 @@ class SnapshotHost final : public machine::MachineHost {
   SnapshotHost(const SnapshotHost&) = delete;
   SnapshotHost& operator=(const SnapshotHost&) = delete;
   ~SnapshotHost() override {
-    std::error_code ec;
-    if (!unpacked_.empty()) fs::remove_all(unpacked_, ec);
+    if (!unpacked_.empty()) remove_temp_dir(unpacked_);
   }
 
   const HostFs& fs() const override { return fs_; }
@@ -42,8 +40,9 @@ Result<std::unique_ptr<HostInput>> open_host(const std::string& root) {
   std::error_code ec;
   if (fs::is_directory(root, ec)) return std::unique_ptr<HostInput>(std::make_unique<SnapshotHost>(root, ""));
   if (!fs::exists(root, ec)) return Error{root, 0, "--root", Phrase("cli.root.missing")};
-  std::string dir = (fs::temp_directory_path() / "gpuplan-snapshot-XXXXXX").string();
-  if (!mkdtemp(dir.data())) return Error{root, 0, "--root", Phrase("cli.root.no_temp_dir")};
+  // Removed on SIGINT/SIGTERM too, not only by the host's destructor.
+  const std::string dir = make_temp_dir((fs::temp_directory_path() / "gpuplan-snapshot-XXXXXX").string());
+  if (dir.empty()) return Error{root, 0, "--root", Phrase("cli.root.no_temp_dir")};
   auto host = std::make_unique<SnapshotHost>(dir, dir);  // removes the directory on every path out
   if (auto unpacked = unpack_snapshot(root, dir); !unpacked) return unpacked.error();
   return std::unique_ptr<HostInput>(std::move(host));

@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "core/money.h"
+#include "report/escape.h"
 
 namespace gpuplan::report {
 namespace {
@@ -351,7 +352,8 @@ std::string html_page(const std::vector<Report>& parts, Lang lang) {
 
 }  // namespace
 
-std::string terminal_text(const Report& report, const Style& style) {
+std::string terminal_text(const Report& given, const Style& style) {
+  const Report report = without_controls(given);
   const bool bold = style.colour && report.look != Look::kQuote;
   std::string out = style.colour && !report.title_colour.empty() ? report.title_colour
                     : bold                                       ? "\x1b[1m" + report.title + "\x1b[0m"
@@ -362,7 +364,8 @@ std::string terminal_text(const Report& report, const Style& style) {
   return out;
 }
 
-std::string markdown_text(const Report& report) {
+std::string markdown_text(const Report& given) {
+  const Report report = without_controls(given);
   std::string out = "# " + report.title + "\n";
   out += markdown_lines(on_pages(report.subtitle), report.look == Look::kDashboard);
   for (const Block& b : report.blocks)

@@ -6,7 +6,9 @@
 // A caller may rely on: each writer is a pure function of the Report; the terminal gets ANSI
 // escapes only when style.colour; the HTML page is self-contained (no scripts, fonts or links)
 // and escapes every piece of text, while Block::svg goes in as it is (escaping inside it is the
-// SVG's maker's job); Markdown escapes "|" in table cells and writes other text as it is.
+// SVG's maker's job); Markdown escapes "|" in table cells and writes other text as it is; the
+// terminal and Markdown writers escape every control character but newline and tab in the text
+// they are given (report/escape.h), keeping only their own colour sequences.
 #pragma once
 
 #include <limits>

@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "core/text.h"
+#include "report/escape.h"
 #include "report/messages/tables.h"
 
 namespace gpuplan::report {
@@ -113,8 +114,10 @@ std::string word(const Fact& f, Lang lang) {
     for (size_t i = 0; i < items.size(); ++i) out += (i ? f.separator : "") + items[i];
     return out;
   }
-  if (lang == Lang::kZh && f.value_zh) return *f.value_zh;
-  return f.value;
+  // A fact's value may come from outside (a name in YAML, a path, an HTTP body): no control
+  // character in it reaches a terminal or a Markdown report as it is.
+  if (lang == Lang::kZh && f.value_zh) return escape_controls(*f.value_zh);
+  return escape_controls(f.value);
 }
 
 std::string fill(std::string_view text, const Facts& facts, Lang lang) {

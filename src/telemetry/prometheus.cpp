@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "core/dates.h"
+#include "core/url.h"
 
 namespace gpuplan::telemetry {
 namespace {
@@ -90,7 +91,7 @@ bool is_transient(CURLcode code) {
 Result<HttpReply> get_once(const std::string& url, const PromQuery& q, const std::string& field, bool& transient) {
   transient = false;
   std::unique_ptr<CURL, CurlDeleter> curl(curl_easy_init());
-  if (!curl) return Error{q.url, 0, field, Phrase("error.prom.no_client")};
+  if (!curl) return Error{url_without_credentials(q.url), 0, field, Phrase("error.prom.no_client")};
   Body body;
   char error_text[CURL_ERROR_SIZE] = {};
   // 0 would mean "no timeout" to curl: keep at least 1 ms.
@@ -114,18 +115,23 @@ Result<HttpReply> get_once(const std::string& url, const PromQuery& q, const std
   CURLcode code = curl_easy_perform(c);
   if (code != CURLE_OK) {
     if (body.too_large || code == CURLE_FILESIZE_EXCEEDED)
-      return Error{q.url, 0, field, Phrase("error.prom.too_large").fact("mib", std::to_string(kMaxBodyBytes >> 20))};
+      return Error{url_without_credentials(q.url), 0, field,
+                   Phrase("error.prom.too_large").fact("mib", std::to_string(kMaxBodyBytes >> 20))};
     if (code == CURLE_OPERATION_TIMEDOUT)
-      return Error{q.url, 0, field,
-                   Phrase("error.prom.timeout").fact("url", q.url).fact("seconds", fmt::format("{}", timeout_ms / 1000.0))};
+      return Error{url_without_credentials(q.url), 0, field,
+                   Phrase("error.prom.timeout")
+                       .fact("url", url_without_credentials(q.url))
+                       .fact("seconds", fmt::format("{}", timeout_ms / 1000.0))};
     transient = is_transient(code);
     long os_errno = 0;
     curl_easy_getinfo(c, CURLINFO_OS_ERRNO, &os_errno);
     std::string why = os_errno != 0 ? std::strerror(static_cast<int>(os_errno))
                                     : (error_text[0] ? error_text : curl_easy_strerror(code));
     bool no_connection = code == CURLE_COULDNT_CONNECT || code == CURLE_COULDNT_RESOLVE_HOST;
-    return Error{q.url, 0, kFlag,
-                 Phrase(no_connection ? "error.prom.cannot_connect" : "error.prom.request_failed").fact("url", q.url).fact("why", why)};
+    return Error{url_without_credentials(q.url), 0, kFlag,
+                 Phrase(no_connection ? "error.prom.cannot_connect" : "error.prom.request_failed")
+                     .fact("url", url_without_credentials(q.url))
+                     .fact("why", why)};
   }
   HttpReply reply;
   curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &reply.status);
@@ -246,7 +252,7 @@ Result<size_t> query_metric(const PromQuery& q, const std::string& base, const s
   double end = static_cast<double>(chunk.end_hour * kHour) - 0.001;
   std::unique_ptr<char, decltype(&curl_free)> escaped(
       curl_easy_escape(nullptr, promql.c_str(), static_cast<int>(promql.size())), &curl_free);
-  if (!escaped) return Error{q.url, 0, promql, Phrase("error.prom.cannot_encode")};
+  if (!escaped) return Error{url_without_credentials(q.url), 0, promql, Phrase("error.prom.cannot_encode")};
   std::string url = fmt::format("{}/api/v1/query_range?query={}&start={:.3f}&end={:.3f}&step={}", base, escaped.get(),
                                 start, end, kHour);
 
@@ -256,30 +262,36 @@ Result<size_t> query_metric(const PromQuery& q, const std::string& base, const s
   const std::string status_code = std::to_string(reply->status);
   if (reply->status >= 300 && reply->status < 400) {
     Phrase p(reply->redirect.empty() ? "error.prom.redirect" : "error.prom.redirect_to");
-    p.fact("status", status_code).fact("url", q.url);
+    p.fact("status", status_code).fact("url", url_without_credentials(q.url));
     if (!reply->redirect.empty()) p.fact("location", reply->redirect);
-    return Error{q.url, 0, promql, std::move(p)};
+    return Error{url_without_credentials(q.url), 0, promql, std::move(p)};
   }
   if (reply->status != 200) {
     Phrase p(reply->tries > 1 ? "error.prom.http_status_after_tries" : "error.prom.http_status");
-    p.fact("status", status_code).fact("url", q.url).fact("why", prometheus_error_text(reply->body));
+    p.fact("status", status_code)
+        .fact("url", url_without_credentials(q.url))
+        .fact("why", prometheus_error_text(reply->body));
     if (reply->tries > 1) p.fact("tries", std::to_string(reply->tries));
-    return Error{q.url, 0, promql, std::move(p)};
+    return Error{url_without_credentials(q.url), 0, promql, std::move(p)};
   }
 
   json doc = json::parse(reply->body, nullptr, false);
   // `what` is one of error.prom.answer.*.
   auto malformed = [&](Phrase what) {
-    return Error{q.url, 0, promql,
-                 Phrase("error.prom.not_query_range").fact("url", q.url).fact("why", {std::move(what)})};
+    return Error{url_without_credentials(q.url), 0, promql,
+                 Phrase("error.prom.not_query_range")
+                     .fact("url", url_without_credentials(q.url))
+                     .fact("why", {std::move(what)})};
   };
   if (doc.is_discarded()) return malformed(Phrase("error.prom.answer.not_json"));
   if (!doc.is_object()) return malformed(Phrase("error.prom.answer.not_object"));
   std::string status = doc.contains("status") && doc["status"].is_string() ? doc["status"].get<std::string>() : "";
   if (status != "success") {
     if (status == "error")
-      return Error{q.url, 0, promql,
-                   Phrase("error.prom.answered").fact("url", q.url).fact("why", prometheus_error_text(reply->body))};
+      return Error{url_without_credentials(q.url), 0, promql,
+                   Phrase("error.prom.answered")
+                       .fact("url", url_without_credentials(q.url))
+                       .fact("why", prometheus_error_text(reply->body))};
     return malformed(Phrase("error.prom.answer.status").fact("status", status));
   }
   if (!doc.contains("data") || !doc["data"].is_object()) return malformed(Phrase("error.prom.answer.no_data"));
@@ -338,7 +350,7 @@ Result<HourlyData> query_prometheus(const PromQuery& q) {
   std::string base = q.url;
   while (!base.empty() && base.back() == '/') base.pop_back();
   if (base.rfind("http://", 0) != 0 && base.rfind("https://", 0) != 0)
-    return Error{"", 0, kFlag, Phrase("error.prom.not_http").fact("url", q.url)};
+    return Error{"", 0, kFlag, Phrase("error.prom.not_http").fact("url", url_without_credentials(q.url))};
   int64_t first_hour = floor_div(q.from_s, kHour);
   int64_t end_hour = floor_div(q.to_s + kHour - 1, kHour);
   if (end_hour <= first_hour)
@@ -363,12 +375,12 @@ Result<HourlyData> query_prometheus(const PromQuery& q) {
       series += *answered;
     }
     if (series == 0 && role == MetricRole::kUtil)
-      return Error{q.url, 0, hourly_promql(*metric, role),
+      return Error{url_without_credentials(q.url), 0, hourly_promql(*metric, role),
                    Phrase("error.prom.no_series")
                        .fact("metric", *metric)
                        .fact("from", format_utc(first_hour * kHour))
                        .fact("to", format_utc(end_hour * kHour))
-                       .fact("url", q.url)};
+                       .fact("url", url_without_credentials(q.url))};
   }
 
   HourlyData result;

@@ -299,6 +299,8 @@ constexpr Words kWords[] = {
   {"cli.snapshot.wrote", "wrote {path} ({entries} entries; kernel log: {kernel_log}; NVML: {nvml})",
                          "已写入 {path}（{entries} 项；内核日志：{kernel_log}；NVML：{nvml}）"},
   {"cli.snapshot.gpus", "{count} GPUs", "{count} 块 GPU"},
+  {"cli.snapshot.link_left_out", "left out the link {path} -> {target}: unpacked, it would point outside the snapshot",
+                                 "未收录链接 {path} -> {target}：解包后它会指向快照之外"},
 
   // The evidence bundle (cli/evidence.cpp)
   {"cli.evidence.not_empty", "exists and is not an empty directory; refusing to overwrite evidence",
@@ -306,8 +308,6 @@ constexpr Words kWords[] = {
   {"cli.evidence.cannot_create", "cannot create the directory: {why}", "无法创建该文件夹：{why}"},
   {"cli.evidence.outside", "not a path inside the bundle", "不是证据包内的路径"},
   {"cli.evidence.cannot_copy", "cannot copy into the evidence bundle: {why}", "无法复制到证据包：{why}"},
-  {"cli.evidence.cannot_write", "cannot write into the evidence bundle", "无法写入证据包"},
-  {"cli.evidence.cannot_write_manifest", "cannot write MANIFEST.sha256", "无法写入 MANIFEST.sha256"},
 };
 // clang-format on
 

@@ -75,6 +75,8 @@ constexpr Words kWords[] = {
   {"error.file.cannot_open", "cannot open: {why}", "无法打开：{why}"},
   {"error.file.read_failed", "read failed", "读取失败"},
   {"error.file.cannot_read", "cannot read: {why}", "无法读取：{why}"},
+  {"error.file.cannot_write", "cannot write: {why}", "无法写入：{why}"},
+  {"error.stdout.cannot_write", "cannot write to standard output: {why}", "无法写入标准输出：{why}"},
   {"error.dir.cannot_create", "cannot create the directory: {why}", "无法创建目录：{why}"},
   {"error.unknown_reason", "unknown error", "未知错误"},
   // Quantities with units (core/units)

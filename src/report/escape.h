@@ -1,0 +1,31 @@
+// Text from outside gpuplan (file contents, names in YAML, an HTTP error body, paths) made safe to
+// show. A caller may rely on: escape_controls leaves newline, tab and every printable character
+// (UTF-8 included) as they are and writes each other C0 control, DEL and C1 control (U+0080 to
+// U+009F) as a visible escape ("\x1b", "\r", "\u009b"), so that no input can move the cursor,
+// recolour or retitle a terminal, or hide text in a Markdown report; shell_quoted gives a word a
+// POSIX shell reads back as exactly `text`.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "report/document.h"
+
+namespace gpuplan::report {
+
+std::string escape_controls(std::string_view text);
+
+// The same for text the renderer coloured itself (Line::colour, a grid's colour): its SGR colour
+// sequences ("\x1b[1;31m") are kept, every other control character escaped.
+std::string escape_controls_but_colour(std::string_view text);
+
+// `report` with every text in it passed through escape_controls (the colour variants through
+// escape_controls_but_colour), so that the terminal and Markdown writers show no raw control
+// character whatever the report quotes.
+Report without_controls(Report report);
+
+// `text` unchanged when it holds only characters a shell takes literally, otherwise in single
+// quotes (a single quote inside written as '\'').
+std::string shell_quoted(std::string_view text);
+
+}  // namespace gpuplan::report
