@@ -53,8 +53,8 @@ constexpr Words kWords[] = {
   {"error.log.no_scrape_files", "no scrape files in the directory", "文件夹中没有抓取（scrape）文件"},
   {"error.log.too_many_gpus", "names more than {limit} GPUs (the first beyond: {gpu}): split the logs and read them apart",
                              "涉及的 GPU 超过 {limit} 块（第一块超出的是 {gpu}）：请拆分日志分别读取"},
-  {"error.log.span_too_long", "the time {time} makes the data span more than {years} years (from {first} to {last}): is the clock or the date wrong?",
-                              "时间 {time} 使数据跨度超过 {years} 年（从 {first} 到 {last}）：时钟或日期是否有误？"},
+  {"error.log.span_too_long", "the time {time} lies more than {years} years from the data read before it ({first} to {last}): is the clock or the date wrong?",
+                              "时间 {time} 与之前读到的数据（{first} 至 {last}）相距超过 {years} 年：时钟或日期是否有误？"},
   // Lines a telemetry reader skipped (telemetry/readers)
   {"skip.truncated", "truncated last line", "最后一行不完整"},
   {"skip.value_out_of_range", "a value is not a number in range", "有数值不是数字或超出范围"},
