@@ -2,10 +2,13 @@
 #include "archive/schema.h"
 
 #include <fmt/format.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <array>
 
 #include "archive/rollup.h"
+#include "core/files.h"
 
 namespace gpuplan::archive::detail {
 
@@ -199,6 +202,13 @@ Result<void> open_for_write(Db& db, const std::string& path) {
 }
 
 Result<int> open_for_read(Db& db, const std::string& path) {
+  // An archive is a regular file: SQLite would wait on a FIFO without a writer. (A missing one is
+  // left to SQLite's own words.)
+  if (struct stat st {}; ::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
+    auto file = open_regular_file(path);
+    if (!file) return file.error();
+    ::close(file->fd);
+  }
   if (std::string reason = db.open(path, true); !reason.empty()) {
     return sqlite_error(path, "archive.error.open", reason);
   }

@@ -1,12 +1,17 @@
 #include "core/sha256.h"
 
+#include <unistd.h>
+
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <fstream>
 #include <memory>
 #include <vector>
 
 #include <openssl/evp.h>
+
+#include "core/files.h"
+#include "core/limits.h"
 
 namespace gpuplan {
 namespace {
@@ -46,15 +51,29 @@ std::string sha256_hex(std::string_view data) {
 }
 
 Result<std::string> sha256_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Error{path, 0, {}, Phrase("error.file.cannot_read").fact("why", std::strerror(errno))};
+  // A regular file only, hashed up to the size it had when opened (at most
+  // limits::kMaxFirmwareBytes): /dev/zero or a FIFO would otherwise be hashed forever.
+  auto file = open_regular_file(path);
+  if (!file) return file.error();
+  const int fd = file->fd;
+  if (file->size > limits::kMaxFirmwareBytes) {
+    ::close(fd);
+    return Error{path, 0, {}, Phrase("error.file.too_large").fact("limit", std::to_string(limits::kMaxFirmwareBytes >> 20) + " MiB")};
+  }
   Context ctx = new_context();
   std::vector<char> buffer(1 << 16);
-  while (in) {
-    in.read(buffer.data(), static_cast<std::streamsize>(buffer.size()));
-    EVP_DigestUpdate(ctx.get(), buffer.data(), static_cast<size_t>(in.gcount()));
+  int64_t left = file->size;
+  while (left > 0) {
+    const ssize_t got = ::read(fd, buffer.data(), static_cast<size_t>(std::min<int64_t>(left, buffer.size())));
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) {
+      ::close(fd);
+      return Error{path, 0, {}, Phrase(got == 0 ? "error.file.shrank" : "error.file.read_failed")};
+    }
+    EVP_DigestUpdate(ctx.get(), buffer.data(), static_cast<size_t>(got));
+    left -= got;
   }
-  if (in.bad()) return Error{path, 0, {}, Phrase("error.file.read_failed")};
+  ::close(fd);
   return finish(ctx.get());
 }
 

@@ -10,7 +10,8 @@
 namespace gpuplan {
 
 std::string sha256_hex(std::string_view data);
-// Streams the file; an Error names it when it cannot be read.
+// Streams a regular file up to its size when opened (capped, core/limits.h); an Error names it
+// when it cannot be read or is not a regular file (a FIFO, /dev/zero, a directory).
 Result<std::string> sha256_file(const std::string& path);
 
 }  // namespace gpuplan

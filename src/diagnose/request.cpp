@@ -1,8 +1,9 @@
 #include "diagnose/request.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <optional>
 
 #include "core/files.h"
@@ -36,10 +37,16 @@ std::vector<std::string> log_hosts(const DiagnoseInputs& in) {
 // A plain `nvidia-smi` output given among the logs (its banner in the first lines), read whole;
 // nullopt for any other file (a sample log, read by telemetry's readers).
 std::optional<Result<telemetry::SmiTable>> smi_capture(const std::string& path) {
-  std::ifstream file(path, std::ios::binary);
+  std::error_code ec;
+  // A directory of scrapes, or a missing file: telemetry's readers say what they make of it.
+  if (std::filesystem::is_directory(path, ec) || !std::filesystem::exists(path, ec)) return std::nullopt;
+  // A FIFO or device is refused before a blocking read (issue 16).
+  auto file = open_regular_file(path);
+  if (!file) return Result<telemetry::SmiTable>(file.error());
   std::string head(4096, '\0');
-  file.read(head.data(), static_cast<std::streamsize>(head.size()));
-  head.resize(static_cast<size_t>(file.gcount()));
+  const ssize_t got = ::pread(file->fd, head.data(), head.size(), 0);
+  ::close(file->fd);
+  head.resize(got > 0 ? static_cast<size_t>(got) : 0);
   if (!telemetry::looks_like_smi_table(head)) return std::nullopt;
   auto text = read_text_file(path);
   if (!text) return Result<telemetry::SmiTable>(text.error());

@@ -4,6 +4,7 @@
 #include <array>
 
 #include "core/files.h"
+#include "core/limits.h"
 #include "probe/kernel_log.h"
 
 namespace gpuplan::probe {
@@ -29,6 +30,10 @@ std::optional<std::string> gunzip(const std::string& bytes) {
     z.avail_out = static_cast<uInt>(buf.size());
     rc = inflate(&z, Z_NO_FLUSH);
     out.append(buf.data(), buf.size() - z.avail_out);
+    if (static_cast<int64_t>(out.size()) > limits::kMaxTextFileBytes) {
+      rc = Z_DATA_ERROR;  // a gzip bomb: refused, never inflated until memory runs out
+      break;
+    }
     if (rc == Z_STREAM_END) {
       if (z.avail_in == 0) break;
       if (inflateReset(&z) != Z_OK) break;  // the next member
@@ -45,7 +50,13 @@ std::optional<std::string> gunzip(const std::string& bytes) {
 
 Result<std::string> read_kernel_log_file(const std::string& path) {
   auto bytes = read_text_file(path);
-  if (!bytes) return Error{path, 0, "--kernel-log", Phrase("cli.file.cannot_read")};
+  if (!bytes) {
+    // A FIFO, device or oversized file says so; any other failure keeps the plain wording.
+    const std::string& key = bytes.error().message.key;
+    if (key == "error.file.not_regular" || key == "error.file.too_large")
+      return Error{path, 0, "--kernel-log", bytes.error().message};
+    return Error{path, 0, "--kernel-log", Phrase("cli.file.cannot_read")};
+  }
   if (!is_gzip(*bytes)) return std::move(*bytes);
   auto text = gunzip(*bytes);
   if (!text) return Error{path, 0, "--kernel-log", Phrase("error.gzip.cannot_read")};

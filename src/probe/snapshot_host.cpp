@@ -1,7 +1,10 @@
 // The snapshot host: a snapshot tree or fixture (files plus gpuplan/ captures), or a snapshot
 // archive unpacked into a temporary directory for as long as the host lives. Nothing is run on it.
+#include <unistd.h>
+
 #include <filesystem>
 
+#include "core/files.h"
 #include "core/temp_dirs.h"
 #include "probe/host_input.h"
 #include "probe/machine.h"
@@ -40,6 +43,15 @@ Result<std::unique_ptr<HostInput>> open_host(const std::string& root) {
   std::error_code ec;
   if (fs::is_directory(root, ec)) return std::unique_ptr<HostInput>(std::make_unique<SnapshotHost>(root, ""));
   if (!fs::exists(root, ec)) return Error{root, 0, "--root", Phrase("cli.root.missing")};
+  // A snapshot archive is a regular file: /dev/zero reads as an empty archive (an empty host),
+  // a FIFO would block.
+  if (auto file = open_regular_file(root); !file) {
+    Error e = file.error();
+    e.field = "--root";
+    return e;
+  } else {
+    ::close(file->fd);
+  }
   // Removed on SIGINT/SIGTERM too, not only by the host's destructor.
   const std::string dir = make_temp_dir((fs::temp_directory_path() / "gpuplan-snapshot-XXXXXX").string());
   if (dir.empty()) return Error{root, 0, "--root", Phrase("cli.root.no_temp_dir")};

@@ -9,6 +9,8 @@
 #include <algorithm>
 #include <cerrno>
 
+#include "core/files.h"
+
 namespace gpuplan::telemetry {
 namespace detail {
 namespace {
@@ -56,10 +58,11 @@ OpenedSource::~OpenedSource() {
 
 Result<std::unique_ptr<OpenedSource>> open_source(const std::string& path) {
   auto s = std::make_unique<OpenedSource>();
-  s->fd = ::open(path.c_str(), O_RDONLY);
-  if (s->fd < 0) return Error{path, 0, {}, Phrase("error.file.cannot_open").fact("why", std::strerror(errno))};
-  struct stat st {};
-  if (::fstat(s->fd, &st) == 0) s->size = st.st_size;
+  // A regular file only: a FIFO or device would block the open or never end.
+  auto file = open_regular_file(path);
+  if (!file) return file.error();
+  s->fd = file->fd;
+  s->size = file->size;
   if (is_gzip_file(path)) {
     s->gz = gzdopen(::dup(s->fd), "rb");
     if (!s->gz) return Error{path, 0, {}, Phrase("error.gzip.cannot_read")};
@@ -74,7 +77,7 @@ Result<std::unique_ptr<OpenedSource>> open_source(const std::string& path) {
 }  // namespace detail
 
 bool is_gzip_file(const std::string& path) {
-  int fd = ::open(path.c_str(), O_RDONLY);
+  int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK);  // a FIFO without a writer must not hang
   if (fd < 0) return false;
   unsigned char magic[2] = {};
   bool gz = ::read(fd, magic, 2) == 2 && magic[0] == 0x1f && magic[1] == 0x8b;

@@ -7,10 +7,15 @@ namespace gpuplan::telemetry {
 
 uint32_t GpuRegistry::id(const std::string& host, const std::string& gpu) {
   std::string name = host + "/" + gpu;
-  for (uint32_t i = 0; i < names_.size(); ++i)
-    if (names_[i] == name) return i;
-  names_.push_back(name);
-  return static_cast<uint32_t>(names_.size() - 1);
+  if (auto it = ids_.find(name); it != ids_.end()) return it->second;
+  if (names_.size() >= limits::kMaxGpus) {
+    if (overflow_.empty()) overflow_ = std::move(name);
+    return kOverflow;
+  }
+  const auto id = static_cast<uint32_t>(names_.size());
+  ids_.emplace(name, id);
+  names_.push_back(std::move(name));
+  return id;
 }
 
 namespace detail {

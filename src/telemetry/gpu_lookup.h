@@ -1,6 +1,5 @@
-// GPU keys of one file → GpuRegistry ids, found without hashing or copying (private to
-// telemetry/): logs name their GPUs in a fixed cycle, so the GPU expected next is tried first,
-// compared in place. Also holds what the CSV fast path remembers per GPU (its identity span and
+// GPU keys of one file → GpuRegistry ids (private to telemetry/): logs name their GPUs in a fixed
+// cycle, so the GPU expected next is tried first, compared in place; any other key is hashed. Also holds what the CSV fast path remembers per GPU (its identity span and
 // line shapes), and the host a file's GPUs belong to when the file names none.
 #pragma once
 
@@ -9,6 +8,7 @@
 #include <cstring>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -19,7 +19,8 @@
 namespace gpuplan::telemetry::detail {
 
 // A GPU key → registry id. Logs cycle through their GPUs in a fixed order, so the one after the
-// last hit is tried first, compared byte for byte with the key in place (no hashing, no copy).
+// last hit is tried first, compared byte for byte with the key in place (no hashing, no copy);
+// a miss is looked up in a hash map.
 class GpuLookup {
  public:
   // A GPU seen in this file: its key, its registry id, and the text of its last line from the
@@ -40,14 +41,13 @@ class GpuLookup {
     return search(key);
   }
 
-  // The id of a key seen before, without registering a new one.
+  // The id of a key seen before, without registering a new one: hashed, so a file naming tens
+  // of thousands of GPUs is read in linear time.
   bool find(std::string_view key, uint32_t& id) {
-    for (size_t i = 0; i < known_.size(); ++i)
-      if (same(known_[i].key, key)) {
-        id = found(i);
-        return true;
-      }
-    return false;
+    auto it = index_.find(key);
+    if (it == index_.end()) return false;
+    id = found(it->second);
+    return true;
   }
 
   // The GPU expected next (the one after the last found, in the order first seen), or nullptr.
@@ -110,15 +110,28 @@ class GpuLookup {
     uint32_t v = 0;
     if (find(key, v)) return v;
     v = registry_.id(host_, std::string(key));
+    // GPUs past the registry's limit share one entry (the first of them): the read is refused
+    // anyway, and the entries stay bounded.
+    if (v == GpuRegistry::kOverflow && overflow_entry_ != kNone) return found(overflow_entry_);
     known_.push_back({std::string(key), v, {}, {}, 0});
     count_ = known_.size();
+    index_.emplace(known_.back().key, count_ - 1);
+    if (v == GpuRegistry::kOverflow) overflow_entry_ = count_ - 1;
     return found(count_ - 1);
   }
+
+  struct KeyHash {
+    using is_transparent = void;
+    size_t operator()(std::string_view k) const { return std::hash<std::string_view>{}(k); }
+  };
+  static constexpr size_t kNone = SIZE_MAX;
 
   size_t last_ = 0, next_ = 0, count_ = 0;  // count_: known_.size(), without a division by 72
   GpuRegistry& registry_;
   std::string host_;
   std::vector<Known> known_;
+  std::unordered_map<std::string, size_t, KeyHash, std::equal_to<>> index_;  // key → index in known_
+  size_t overflow_entry_ = kNone;
 };
 
 // The host of a file that names none: its name less the extensions logs carry (".csv.gz" …).

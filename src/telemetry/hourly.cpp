@@ -7,7 +7,13 @@
 #include <algorithm>
 #include <atomic>
 #include <cstring>
+#include <string_view>
 #include <thread>
+#include <unordered_map>
+
+#include "core/dates.h"
+#include "core/limits.h"
+#include "telemetry/format_readers.h"
 
 namespace gpuplan::telemetry {
 namespace {
@@ -45,6 +51,42 @@ int64_t next_line_start(int fd, int64_t from, int64_t size) {
     from += got;
   }
   return size;
+}
+
+// Whether `one` (the hours of `path`) added to `all` keeps the data within limits::kMaxSpanHours;
+// else an Error naming the line of the first sample that took the span past it, found by reading
+// the file again (only then: the hours are kept sparse, so the fast read itself stays small).
+Result<void> check_span(const HourlyData& all, const HourlyData& one, const std::string& path, SourceFormat format,
+                        GpuRegistry& registry, const ReadOptions& options) {
+  if (one.hours.empty()) return {};
+  int64_t low = one.hours.begin()->first, high = one.hours.rbegin()->first;
+  if (!all.hours.empty()) {
+    low = std::min(low, all.hours.begin()->first);
+    high = std::max(high, all.hours.rbegin()->first);
+  }
+  if (high - low <= limits::kMaxSpanHours) return {};
+  // In reading order, the first sample whose hour stretches the span (from the files before) past the limit.
+  std::optional<int64_t> first, last;
+  if (!all.hours.empty()) first = all.hours.begin()->first, last = all.hours.rbegin()->first;
+  int64_t culprit_ms = 0;
+  auto stretches = [&](const Sample& s) {
+    const int64_t hour = floor_div(s.time_ms, kMsPerHour);
+    const int64_t lo = first ? std::min(*first, hour) : hour, hi = last ? std::max(*last, hour) : hour;
+    if (hi - lo > limits::kMaxSpanHours) {
+      culprit_ms = s.time_ms;
+      return true;
+    }
+    first = lo, last = hi;
+    return false;
+  };
+  const int line = detail::first_line_where(path, format, registry, options, stretches);
+  auto date = [](int64_t hour) { return civil_from_days(floor_div(hour, 24)).date(); };
+  return Error{path, line, {},
+               Phrase("error.log.span_too_long")
+                   .fact("time", civil_from_ms(culprit_ms).date_time())
+                   .fact("years", std::to_string(limits::kMaxSpanYears))
+                   .fact("first", date(first.value_or(low)))
+                   .fact("last", date(last.value_or(high)))};
 }
 
 // Reads a large plain nvidia-smi CSV with one thread per core, each taking the next of many byte
@@ -100,6 +142,8 @@ Result<std::optional<HourlyData>> read_smi_parallel(const std::string& path, int
   std::map<std::string, int64_t> latest;  // per GPU name, over the parts merged so far
   int64_t lines_before = 1;               // the header
   for (Part& p : parts) {
+    // A part past the GPU limit: one reader reads the file again, to name the line.
+    if (!p.registry.overflow().empty()) return std::optional<HourlyData>();
     if (!p.stats) return p.stats.error();
     if (p.stats->header_changes > 0) return std::optional<HourlyData>();
     const std::vector<std::string>& names = p.registry.names();
@@ -116,6 +160,7 @@ Result<std::optional<HourlyData>> read_smi_parallel(const std::string& path, int
     keep_aggregator_counts(p.data.stats, s);
     out.merge(p.data);
   }
+  if (out.gpus.size() > limits::kMaxGpus) return std::optional<HourlyData>();  // as a part past the limit
   out.stats.lines += 1;
   out.stats.bytes = size;
   return std::optional<HourlyData>(std::move(out));
@@ -134,11 +179,18 @@ void HourAcc::merge(const HourAcc& o) {
 
 void HourlyData::merge(const HourlyData& other) {
   // GPUs are matched by name, so parts read with their own registries line up.
+  std::unordered_map<std::string_view, uint32_t> index;  // hashed: tens of thousands of GPUs merge in linear time
+  index.reserve(gpus.size() + other.gpus.size());
+  gpus.reserve(gpus.size() + other.gpus.size());  // the views below stay valid
+  for (uint32_t g = 0; g < gpus.size(); ++g) index.emplace(gpus[g], g);
   std::vector<uint32_t> remap;
   for (const std::string& name : other.gpus) {
-    auto it = std::find(gpus.begin(), gpus.end(), name);
-    if (it == gpus.end()) it = gpus.insert(gpus.end(), name);
-    remap.push_back(static_cast<uint32_t>(it - gpus.begin()));
+    auto it = index.find(name);
+    if (it == index.end()) {
+      gpus.push_back(name);
+      it = index.emplace(gpus.back(), static_cast<uint32_t>(gpus.size() - 1)).first;
+    }
+    remap.push_back(it->second);
   }
   for (const auto& [hour, accs] : other.hours) {
     auto& mine = hours[hour];
@@ -292,6 +344,8 @@ Result<HourlyData> read_hourly(const std::vector<std::string>& paths, SourceForm
       auto parallel = read_smi_parallel(path, st.st_size, cores, progress, usage_options);
       if (!parallel) return parallel.error();
       if (*parallel) {
+        if (auto too_long = check_span(all, **parallel, path, f, registry, usage_options); !too_long)
+          return too_long.error();
         all.merge(**parallel);
         continue;
       }  // else the parts may not add up to the whole (see read_smi_parallel): one thread reads it
@@ -302,6 +356,7 @@ Result<HourlyData> read_hourly(const std::vector<std::string>& paths, SourceForm
     if (!stats) return stats.error();
     one.gpus = registry.names();
     keep_aggregator_counts(one.stats, *stats);
+    if (auto too_long = check_span(all, one, path, f, registry, usage_options); !too_long) return too_long.error();
     all.merge(one);
   }
   return all;

@@ -11,9 +11,11 @@
 #include <limits>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <thread>
 
 #include "core/dates.h"
+#include "core/limits.h"
 #include "core/url.h"
 
 namespace gpuplan::telemetry {
@@ -240,6 +242,48 @@ struct Chunk {
   int64_t end_hour = 0;    // exclusive
 };
 
+// Whether an answer's series are well formed and what keeping them would hold stays bounded:
+// its points (series x points, limits::kMaxPromPoints) and the GPU-hours laid out once every
+// answer is in (GPUs x hours with data, limits::kMaxGpuHours), counted before anything is kept.
+// A hostile or mistaken server's 10,000 one-point series at 10,000 hours would be 10^8 cells.
+Result<void> check_answer_size(const json& result, const Collector& out, const std::string& url,
+                               const std::string& promql) {
+  int64_t points = 0;
+  std::set<std::string> new_gpus;
+  std::set<int64_t> new_hours;
+  for (const json& series : result) {
+    if (!series.is_object() || !series.contains("metric") || !series["metric"].is_object() ||
+        !series.contains("values") || !series["values"].is_array())
+      return Error{url, 0, promql,
+                   Phrase("error.prom.not_query_range").fact("url", url).fact("why", {Phrase("error.prom.answer.bad_series")})};
+    points += static_cast<int64_t>(series["values"].size());
+    if (out.points + points > limits::kMaxPromPoints) break;  // refused below, before more is counted
+    if (std::string name = gpu_name(series["metric"]); !out.ids.count(name)) new_gpus.insert(std::move(name));
+    for (const json& point : series["values"])  // the hour it would land in; a bad point is refused later
+      if (point.is_array() && point.size() == 2 && point[0].is_number()) {
+        const double t = point[0].get<double>();
+        if (std::isfinite(t) && std::fabs(t) < 1e15) {
+          const int64_t hour = std::llround(t / kHour) - 1;
+          if (!out.hours.count(hour)) new_hours.insert(hour);
+        }
+      }
+  }
+  const int64_t series = static_cast<int64_t>(result.size());
+  const int64_t gpus = static_cast<int64_t>(out.gpus.size() + new_gpus.size());
+  const int64_t hours = static_cast<int64_t>(out.hours.size() + new_hours.size());
+  if (out.points + points > limits::kMaxPromPoints || gpus * hours > limits::kMaxGpuHours)
+    return Error{url, 0, promql,
+                 Phrase("error.prom.answer_too_large")
+                     .fact("url", url)
+                     .fact("series", std::to_string(series))
+                     .fact("points", std::to_string(points))
+                     .fact("gpus", std::to_string(gpus))
+                     .fact("hours", std::to_string(hours))
+                     .fact("limit", std::to_string(limits::kMaxGpuHours))
+                     .fact("max_points", std::to_string(limits::kMaxPromPoints))};
+  return {};
+}
+
 // One query_range over `chunk`, folded into `out`. Returns how many series answered.
 Result<size_t> query_metric(const PromQuery& q, const std::string& base, const std::string& metric, MetricRole role,
                             const Chunk& chunk, Collector& out) {
@@ -300,10 +344,8 @@ Result<size_t> query_metric(const PromQuery& q, const std::string& base, const s
     return malformed(Phrase("error.prom.answer.not_matrix"));
   if (!data.contains("result") || !data["result"].is_array()) return malformed(Phrase("error.prom.answer.no_result"));
 
+  if (auto too_large = check_answer_size(data["result"], out, q.url, promql); !too_large) return too_large.error();
   for (const json& series : data["result"]) {
-    if (!series.is_object() || !series.contains("metric") || !series["metric"].is_object() ||
-        !series.contains("values") || !series["values"].is_array())
-      return malformed(Phrase("error.prom.answer.bad_series"));
     uint32_t gpu = out.id(gpu_name(series["metric"]));
     for (const json& point : series["values"]) {
       if (!point.is_array() || point.size() != 2 || !point[0].is_number() || !point[1].is_string())

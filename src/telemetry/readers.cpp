@@ -1,5 +1,7 @@
 #include "telemetry/readers.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <string_view>
@@ -8,6 +10,7 @@
 #include <vector>
 
 #include "archive/archive.h"
+#include "core/files.h"
 #include "telemetry/archive_source.h"
 #include "telemetry/byte_source.h"
 #include "telemetry/format_readers.h"
@@ -18,6 +21,15 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr size_t kKeptSkips = 20;
+
+// A log is a regular file (or a directory of scrapes, handled before): a FIFO or a device is
+// refused before anything opens it blocking or reads it without end.
+Result<void> require_regular_file(const std::string& path) {
+  auto file = open_regular_file(path);
+  if (!file) return file.error();
+  ::close(file->fd);
+  return {};
+}
 
 }  // namespace
 
@@ -59,6 +71,7 @@ void ReadStats::merge(const ReadStats& o) {
 Result<SourceFormat> detect_format(const std::string& path) {
   std::error_code ec;
   if (fs::is_directory(path, ec)) return SourceFormat::kPromText;
+  if (auto regular = require_regular_file(path); !regular) return regular.error();
   if (archive::is_sqlite_file(path)) return SourceFormat::kArchive;
   auto src = detail::open_source(path);
   if (!src) return src.error();
@@ -72,6 +85,55 @@ Result<SourceFormat> detect_format(const std::string& path) {
     return SourceFormat::kPromText;
   if (!text.empty() && text[0] == '#' && text.find("gpu") != std::string_view::npos) return SourceFormat::kDmon;
   return Error{path, 1, {}, Phrase("error.log.unknown_format")};
+}
+
+namespace {
+
+// One file of a known format (not a directory) into `sink`.
+Result<ReadStats> read_one(const std::string& path, SourceFormat format, GpuRegistry& gpus, SampleSink& sink,
+                           const Progress& progress, const ReadOptions& options) {
+  if (auto regular = require_regular_file(path); !regular) return regular.error();
+  // The archive is a database, read through SQLite, not a byte stream.
+  if (format == SourceFormat::kArchive) return detail::read_archive(path, gpus, sink, progress);
+  auto src = detail::open_source(path);
+  if (!src) return src.error();
+  switch (format) {
+    case SourceFormat::kSmiCsv:
+      return detail::read_smi_csv_file(path, **src, gpus, sink, progress, options);
+    case SourceFormat::kDmon:
+      return detail::read_dmon_file(path, **src, gpus, sink, progress, options);
+    case SourceFormat::kPromText:
+      return detail::read_prom_scrape(path, **src, gpus, sink, progress);
+    case SourceFormat::kAuto:
+    case SourceFormat::kArchive:
+      break;
+  }
+  return Error{path, 0, {}, Phrase("error.log.unknown_format")};
+}
+
+// Picks nothing but remembers the line of the first sample `pick` picks.
+class FirstLineSink : public SampleSink {
+ public:
+  explicit FirstLineSink(const std::function<bool(const Sample&)>& pick) : pick_(pick) {}
+  void add(const Sample& s) override {
+    if (line_ < 0 && pick_(s)) line_ = s.line;
+  }
+  int line() const { return line_ < 0 ? 0 : static_cast<int>(std::min<int64_t>(line_, INT32_MAX)); }
+
+ private:
+  const std::function<bool(const Sample&)>& pick_;
+  int64_t line_ = -1;
+};
+
+}  // namespace
+
+int detail::first_line_where(const std::string& path, SourceFormat format, GpuRegistry& gpus,
+                             const ReadOptions& options, const std::function<bool(const Sample&)>& pick) {
+  FirstLineSink sink(pick);
+  ReadOptions every_value = options;
+  every_value.usage_metrics_only = false;  // the fast path hands over no lines
+  (void)read_one(path, format, gpus, sink, {}, every_value);  // read once already: only the line is wanted
+  return sink.line();
 }
 
 Result<ReadStats> read_samples(const std::string& path, SourceFormat format, GpuRegistry& gpus, SampleSink& sink,
@@ -96,22 +158,14 @@ Result<ReadStats> read_samples(const std::string& path, SourceFormat format, Gpu
     if (!detected) return detected.error();
     format = *detected;
   }
-  // The archive is a database, read through SQLite, not a byte stream.
-  if (format == SourceFormat::kArchive) return detail::read_archive(path, gpus, sink, progress);
-  auto src = detail::open_source(path);
-  if (!src) return src.error();
-  switch (format) {
-    case SourceFormat::kSmiCsv:
-      return detail::read_smi_csv_file(path, **src, gpus, sink, progress, options);
-    case SourceFormat::kDmon:
-      return detail::read_dmon_file(path, **src, gpus, sink, progress, options);
-    case SourceFormat::kPromText:
-      return detail::read_prom_scrape(path, **src, gpus, sink, progress);
-    case SourceFormat::kAuto:
-    case SourceFormat::kArchive:
-      break;
+  auto stats = read_one(path, format, gpus, sink, progress, options);
+  if (stats && !gpus.overflow().empty()) {
+    const int line = detail::first_line_where(path, format, gpus, options,
+                                              [](const Sample& s) { return s.gpu == GpuRegistry::kOverflow; });
+    return Error{path, line, {},
+                 Phrase("error.log.too_many_gpus").fact("limit", std::to_string(limits::kMaxGpus)).fact("gpu", gpus.overflow())};
   }
-  return Error{path, 0, {}, Phrase("error.log.unknown_format")};
+  return stats;
 }
 
 }  // namespace gpuplan::telemetry

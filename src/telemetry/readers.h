@@ -12,22 +12,31 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "core/error.h"
+#include "core/limits.h"
 #include "core/phrase.h"
 #include "telemetry/sample.h"
 
 namespace gpuplan::telemetry {
 
-// GPUs seen so far: "host/gpu-id" → index. A source without a host uses the file's name.
+// GPUs seen so far: "host/gpu-id" → index, found by hashing. A source without a host uses the
+// file's name. At most limits::kMaxGpus GPUs get their own id: every GPU named beyond shares
+// kOverflow (so a sink's per-GPU memory stays bounded while the read ends), the first such name
+// is kept in overflow(), and read_samples refuses the file naming it.
 class GpuRegistry {
  public:
+  static constexpr uint32_t kOverflow = limits::kMaxGpus;
   uint32_t id(const std::string& host, const std::string& gpu);
   const std::vector<std::string>& names() const { return names_; }  // "host/gpu"
+  const std::string& overflow() const { return overflow_; }         // empty while within the limit
 
  private:
   std::vector<std::string> names_;
+  std::unordered_map<std::string, uint32_t> ids_;
+  std::string overflow_;
 };
 
 struct Skipped {
