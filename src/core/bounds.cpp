@@ -49,8 +49,8 @@ Result<double> flag_positive(const std::string& flag, double v) {
   return v;
 }
 
-Result<int> flag_count(const std::string& flag, double v, int min) {
-  if (auto p = count(v, min, shown(v))) return Error{{}, 0, flag, std::move(*p)};
+Result<int> flag_count(const std::string& flag, long long v, int min) {
+  if (auto p = count(static_cast<double>(v), min, std::to_string(v))) return Error{{}, 0, flag, std::move(*p)};
   return static_cast<int>(v);
 }
 

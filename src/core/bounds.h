@@ -37,7 +37,7 @@ std::optional<Phrase> between(double v, double min, double max, const std::strin
 // The same checks for a command-line flag: the value, or an Error naming the flag.
 Result<double> flag_amount(const std::string& flag, double v);
 Result<double> flag_positive(const std::string& flag, double v);
-Result<int> flag_count(const std::string& flag, double v, int min);
+Result<int> flag_count(const std::string& flag, long long v, int min);
 
 // A figure as given on the command line: "0.001", "1e+30", "nan".
 std::string shown(double v);

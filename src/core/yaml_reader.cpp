@@ -1,15 +1,14 @@
 #include "core/yaml_reader.h"
 
+#include <yaml-cpp/eventhandler.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstring>
 #include <fstream>
-#include <sstream>
-
 #include <set>
-
-#include <yaml-cpp/eventhandler.h>
+#include <sstream>
 
 #include "core/bounds.h"
 #include "core/text.h"
@@ -76,7 +75,8 @@ class ShapeCheck : public YAML::EventHandler {
     if (stack_.empty() || !stack_.back().map) return;
     Frame& f = stack_.back();
     if (f.at_key && scalar) {
-      if (!f.keys.insert(*scalar).second) report(mark, path(*scalar), Phrase("error.yaml.duplicate_key").fact("key", *scalar));
+      if (!f.keys.insert(*scalar).second)
+        report(mark, path(*scalar), Phrase("error.yaml.duplicate_key").fact("key", *scalar));
       f.key = *scalar;
     }
     f.at_key = !f.at_key;

@@ -580,9 +580,8 @@ void recommend(TcoResult& r, const Scenario& sc, const DemandStats& all, const S
                           .fact("total", money(s.total))
                           .fact("more", money(s.total - best->total)));
   if (best->id == "hybrid") r.why.push_back(Phrase("tco.why.hybrid").fact("gpus", std::to_string(r.hybrid.owned_gpus)));
-  r.why.push_back(Phrase("tco.why.demand")
-                      .fact("gpu_hours", format_number(all.gpu_hours))
-                      .fact("utilization", {utilization_words(r.average_utilization, sc.owned.gpus)})
+  r.why.push_back(with_utilization(Phrase("tco.why.demand").fact("gpu_hours", format_number(all.gpu_hours)),
+                                   r.average_utilization, sc.owned.gpus)
                       .fact("gpus", std::to_string(sc.owned.gpus)));
 }
 

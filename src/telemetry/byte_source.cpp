@@ -24,9 +24,8 @@ class GzipSource : public ByteSource {
     int errnum = Z_OK;
     if (got == 0) gzerror(f_, &errnum);
     if (got < 0 || errnum != Z_OK) {
-      failure_ = errnum == Z_BUF_ERROR
-                     ? Phrase("error.gzip.truncated").fact("bytes", std::to_string(out_))
-                     : Phrase("error.gzip.cannot_read");
+      failure_ = errnum == Z_BUF_ERROR ? Phrase("error.gzip.truncated").fact("bytes", std::to_string(out_))
+                                       : Phrase("error.gzip.cannot_read");
       return -1;
     }
     return got;

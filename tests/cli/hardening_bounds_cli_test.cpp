@@ -25,7 +25,7 @@ struct FlagCase {
 TEST(HardeningBoundsCli, OutOfRangeFlagsExitTwoNamingTheFlag) {
   const std::vector<FlagCase> cases = {
       // 8 × 300,000,000 used to wrap an int into a negative per-GPU price.
-      {"quote --gpu a100-80gb-sxm --gpus 8 --nodes 300000000", "--nodes: is implausibly large (got 3e+08)"},
+      {"quote --gpu a100-80gb-sxm --gpus 8 --nodes 300000000", "--nodes: is implausibly large (got 300000000)"},
       {"quote --gpu a100-80gb-sxm --gpus 8 --memory-gb nan", "--memory-gb: must be a finite number (got nan)"},
       {"quote --gpu a100-80gb-sxm --gpus 8 --memory-gb inf", "--memory-gb: must be a finite number (got inf)"},
       {"quote --gpu a100-80gb-sxm --gpus 8 --memory-gb 1e30", "--memory-gb: is implausibly large (got 1e+30)"},

@@ -29,7 +29,7 @@ TEST(HardeningBoundsCore, CountsAreWholeAndWithinTheirRange) {
   EXPECT_EQ(bounds::count(0, 1, "x")->key, "error.yaml.below_min");
   EXPECT_EQ(bounds::count(1.5, 1, "x")->key, "error.yaml.not_whole");
   EXPECT_EQ(bounds::count(std::nan(""), 1, "x")->key, "error.yaml.not_finite");
-  const auto flag = bounds::flag_count("--nodes", 3e8, 1);
+  const auto flag = bounds::flag_count("--nodes", 300000000LL, 1);
   ASSERT_FALSE(flag.ok());
   EXPECT_EQ(flag.error().field, "--nodes");
   EXPECT_FALSE(bounds::between(std::nan(""), 0, 1, "nan", "k", "0", "1") == std::nullopt);
