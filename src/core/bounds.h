@@ -29,7 +29,7 @@ std::optional<Phrase> amount(double v, const std::string& got);
 std::optional<Phrase> positive(double v, const std::string& got);
 // Finite, whole, at least `min` and at most kMaxCount.
 std::optional<Phrase> count(double v, int min, const std::string& got);
-// Finite and within [min, max]; `key` words it (cli.value.between, between_percent …), with
+// Finite and within [min, max]; `key` words it (cli.value.between, between_seconds …), with
 // `min_text` and `max_text` as shown to the reader.
 std::optional<Phrase> between(double v, double min, double max, const std::string& got, const std::string& key,
                               const std::string& min_text, const std::string& max_text);
