@@ -4,12 +4,14 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <regex>
 #include <stdexcept>
 
 #include "catalog/required_thresholds.h"
 #include "catalog/schema.h"
+#include "core/bounds.h"
+#include "core/files.h"
 #include "core/text.h"
+#include "core/yaml_reader.h"
 
 namespace gpuplan::catalog {
 namespace {
@@ -41,8 +43,9 @@ std::vector<std::string> enum_values(const std::string& detail) {
   return out;
 }
 
-Phrase negative(const YAML::Node& v) {
-  return Phrase("error.yaml.negative").fact("got", v.Scalar());
+// A catalog figure: finite and from 0 to bounds::kMaxAmount (`.nan` or `.inf` would print ¥nan).
+std::optional<Phrase> bad_figure(const YAML::Node& v, double n) {
+  return bounds::amount(n, v.Scalar());
 }
 
 // Validates one field's value; nullopt when it is fine.
@@ -51,24 +54,22 @@ std::optional<Phrase> check_value(const FieldSchema& f, const YAML::Node& v) {
     case FieldType::kNumber: {
       auto n = as_number(v);
       if (!n) return Phrase("error.yaml.not_number");
-      if (*n < 0) return negative(v);
-      return std::nullopt;
+      return bad_figure(v, *n);
     }
     case FieldType::kRange: {
       if (v.IsSequence()) {
         if (v.size() != 2) return Phrase("error.yaml.not_range");
         auto lo = as_number(v[0]), hi = as_number(v[1]);
         if (!lo || !hi) return Phrase("error.catalog.range_not_numbers");
-        if (*lo < 0) return negative(v[0]);
-        if (*hi < 0) return negative(v[1]);
+        if (auto p = bad_figure(v[0], *lo)) return p;
+        if (auto p = bad_figure(v[1], *hi)) return p;
         if (*lo > *hi)
           return Phrase("error.catalog.low_above_high").fact("low", v[0].Scalar()).fact("high", v[1].Scalar());
         return std::nullopt;
       }
       auto n = as_number(v);
       if (!n) return Phrase("error.yaml.not_range");
-      if (*n < 0) return negative(v);
-      return std::nullopt;
+      return bad_figure(v, *n);
     }
     case FieldType::kString:
     case FieldType::kRef:
@@ -100,22 +101,41 @@ std::optional<Phrase> check_value(const FieldSchema& f, const YAML::Node& v) {
   return std::nullopt;
 }
 
+// Plain scans, not std::regex: its recursive matcher overflows the stack on a 30,000-character id.
 bool valid_id(const std::string& id) {
-  static const std::regex kId("[a-z0-9][a-z0-9._-]*");
-  return std::regex_match(id, kId);
+  auto lower_or_digit = [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); };
+  if (id.empty() || !lower_or_digit(id[0])) return false;
+  return std::all_of(id.begin(), id.end(),
+                     [&](char c) { return lower_or_digit(c) || c == '.' || c == '_' || c == '-'; });
 }
 
+// YYYY, YYYY-MM or YYYY-MM-DD.
 bool valid_date(const std::string& s) {
-  static const std::regex kDate("[0-9]{4}(-[0-9]{2}(-[0-9]{2})?)?");
-  return std::regex_match(s, kDate);
+  if (s.size() != 4 && s.size() != 7 && s.size() != 10) return false;
+  for (size_t i = 0; i < s.size(); ++i) {
+    const bool dash = i == 4 || i == 7;
+    if (dash ? s[i] != '-' : (s[i] < '0' || s[i] > '9')) return false;
+  }
+  return true;
 }
 
 // Parses one file's entries, appending valid ones to `out` and problems to `problems`.
 void load_file(const fs::path& path, std::vector<Entry>& out, std::vector<Error>& problems) {
   const std::string file = path.string();
+  auto text = read_text_file(file);
+  if (!text) {
+    problems.push_back(text.error());
+    return;
+  }
+  // Anchors and aliases are refused (a few lines of them expand to billions of nodes that
+  // `catalog show` walks), and so are a repeated key and a second document, which yaml-cpp ignores.
+  if (auto shape = yaml_shape_problem(*text, /*aliases_ok=*/false)) {
+    problems.push_back({file, shape->line, shape->field, shape->message});
+    return;
+  }
   YAML::Node root;
   try {
-    root = YAML::LoadFile(file);
+    root = YAML::Load(*text);
   } catch (const YAML::ParserException& e) {
     problems.push_back({file, e.mark.line + 1, {}, Phrase("error.yaml.malformed").fact("why", e.msg)});
     return;
@@ -185,6 +205,10 @@ void load_file(const fs::path& path, std::vector<Entry>& out, std::vector<Error>
         if (auto msg = check_value(*f, kv.second)) problem(kv.second, where + "." + key, std::move(*msg));
       }
     }
+    // An exchange rate of 0 would cost a foreign offer at ¥0 and recommend it.
+    if (kind == "fx" && node["cny"] && !check_value(FieldSchema{"cny", FieldType::kNumber, true}, node["cny"]) &&
+        node["cny"].as<double>() <= 0)
+      problem(node["cny"], where + ".cny", Phrase("cli.value.above").fact("min", "0").fact("got", node["cny"].Scalar()));
     for (const auto& f : schema->fields)
       if (f.required && !node[f.key])
         problem(node, where + "." + f.key, Phrase("error.catalog.missing_required").fact("field", f.key));

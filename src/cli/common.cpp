@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "cli/catalog_path.h"
+#include "core/bounds.h"
 #include "core/output_file.h"
 #include "core/text.h"
 #include "plan/config.h"
@@ -153,9 +154,7 @@ const char* label_end() {
 }
 
 std::string shown(double value) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%g", value);
-  return buf;
+  return bounds::shown(value);
 }
 
 Error at_least(std::string flag, int min, std::string got) {

@@ -55,7 +55,7 @@ std::string shown(double value);
 Error at_least(std::string flag, int min, std::string got);
 Error above(std::string flag, double got);  // must be more than 0
 Error not_negative(std::string flag, double got);
-// cli.value.between, between_percent or between_seconds; `note` fills {note} (" (a week)").
+// cli.value.between or between_seconds; `note` fills {note} (" (a week)").
 Error between(std::string key, std::string flag, std::string min, std::string max, std::string got,
               std::vector<Phrase> note = {});
 

@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "cli/verb.h"
+#include "core/bounds.h"
 #include "core/text.h"
 #include "plan/config.h"
 #include "report/render.h"
@@ -24,24 +25,29 @@ struct QuoteArgs {
 Result<void> apply_flags(const QuoteArgs& args, plan::ConfigInput& input) {
   plan::ServerConfig& c = input.config;
   if (!args.gpu.empty()) c.gpu = args.gpu;
+  // Every figure through core/bounds.h: NaN, infinity and 1e30 are refused, not costed.
   if (args.gpus) {
-    if (*args.gpus < 1) return at_least("--gpus", 1, std::to_string(*args.gpus));
-    c.gpus = *args.gpus;
+    auto gpus = bounds::flag_count("--gpus", *args.gpus, 1);
+    if (!gpus) return gpus.error();
+    c.gpus = *gpus;
     if (!args.file.empty()) c.platform.clear();
   }
   if (args.nodes) {
-    if (*args.nodes < 1) return at_least("--nodes", 1, std::to_string(*args.nodes));
-    c.nodes = *args.nodes;
+    auto nodes = bounds::flag_count("--nodes", *args.nodes, 1);
+    if (!nodes) return nodes.error();
+    c.nodes = *nodes;
   }
   if (args.rack_amps) {
-    if (*args.rack_amps <= 0) return above("--rack-amps", *args.rack_amps);
+    auto amps = bounds::flag_positive("--rack-amps", *args.rack_amps);
+    if (!amps) return amps.error();
     c.rack.clear();
-    input.rack_amps = args.rack_amps;
+    input.rack_amps = *amps;
   }
   if (args.memory_gb) {
-    if (*args.memory_gb <= 0) return above("--memory-gb", *args.memory_gb);
+    auto memory = bounds::flag_positive("--memory-gb", *args.memory_gb);
+    if (!memory) return memory.error();
     c.memory = {};
-    input.memory_gb = args.memory_gb;
+    input.memory_gb = *memory;
   }
   if (!args.region.empty()) c.region = args.region;
   if (!args.task.empty()) {
@@ -75,6 +81,10 @@ int run_quote(const Common& common, const QuoteArgs& args) {
     return bad_input(e);
   }
   plan::Quote q = plan::build_quote(*resolved, ctx.catalog);
+  // The inputs are bounded so this cannot happen; if it did, no negative or infinite price is printed.
+  if (!bounds::sane_money(q.total_buy) || !bounds::sane_money(q.total_rent_monthly))
+    return bad_input(Error{args.file, 0, args.file.empty() ? "--nodes" : "nodes",
+                           bounds::money_overflow("total", q.total_buy.high)});
   std::cout << report::render_quote(q, ctx.format, ctx.style);
   return kOk;
 }

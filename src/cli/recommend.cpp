@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "cli/verb.h"
+#include "core/bounds.h"
 #include "core/output_file.h"
 #include "core/text.h"
 #include "plan/config.h"
@@ -52,17 +53,19 @@ Result<plan::Workload> workload_of(const plan::WorkloadFields& a) {
     w.concurrency = *concurrency;
   }
   if (a.latency_ms) {
-    // NaN and infinity are no tolerance: `<= 0` alone lets NaN through.
-    if (!(*a.latency_ms > 0) || !std::isfinite(*a.latency_ms)) return above("--latency-ms", *a.latency_ms);
-    w.latency_ms = a.latency_ms;
+    auto latency = bounds::flag_positive("--latency-ms", *a.latency_ms);
+    if (!latency) return latency.error();
+    w.latency_ms = *latency;
   }
   if (a.dataset_tb) {
-    if (*a.dataset_tb < 0) return not_negative("--dataset-tb", *a.dataset_tb);
-    w.dataset_tb = *a.dataset_tb;
+    auto dataset = bounds::flag_amount("--dataset-tb", *a.dataset_tb);
+    if (!dataset) return dataset.error();
+    w.dataset_tb = *dataset;
   }
   if (a.budget) {
-    if (*a.budget <= 0) return above("--budget", *a.budget);
-    w.budget = a.budget;
+    auto budget = bounds::flag_positive("--budget", *a.budget);
+    if (!budget) return budget.error();
+    w.budget = *budget;
   }
   if (!a.mode.empty()) {
     if (a.mode != "rent" && a.mode != "buy") return Error{{}, 0, "--mode", not_one_of(a.mode, {"rent", "buy"})};

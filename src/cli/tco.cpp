@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "cli/verb.h"
+#include "core/bounds.h"
 #include "report/tco_render.h"
 #include "tco/scenario.h"
 
@@ -23,12 +24,17 @@ int run_tco(const Common& common, const TcoArgs& args) {
   auto scenario = tco::read_scenario(args.file, ctx.catalog);
   if (!scenario) return bad_input(scenario.error());
   if (args.draws) {
-    if (*args.draws < 0 || *args.draws > 100000000)
-      return bad_input(between("cli.value.between", "--draws", "0", "100,000,000", std::to_string(*args.draws)));
+    if (auto p = bounds::between(*args.draws, 0, 100000000, std::to_string(*args.draws), "cli.value.between", "0",
+                                 "100,000,000"))
+      return bad_input(Error{{}, 0, "--draws", std::move(*p)});
     scenario->mc_draws = *args.draws;
   }
   if (args.seed) scenario->mc_seed = *args.seed;
   tco::TcoResult result = tco::analyse(*scenario, ctx.catalog);
+  // Every figure is bounded as it is read; a strategy costed at ¥nan or ¥inf is still refused.
+  for (const tco::StrategyResult& s : result.strategies)
+    if (!bounds::sane_money(s.total))
+      return bad_input(Error{args.file, 0, s.id, bounds::money_overflow("total", s.total)});
   return emit(report::render_tco(result, ctx.format, ctx.style), args.output);
 }
 

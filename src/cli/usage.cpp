@@ -26,7 +26,7 @@ struct UsageArgs {
   std::string prometheus, since, from, to, source_format = "auto", scenario, gpu = "a100-80gb-sxm", write_demand,
                                            output, dmon_start, rent = "hourly", rent_offer;
   int dmon_interval = 1;
-  double busy_threshold = 0;
+  std::optional<double> busy_threshold;  // unset: the catalog's usage.busy_threshold_pct
   bool quiet = false;
 };
 
@@ -95,7 +95,7 @@ void note_skipped(const telemetry::ReadStats& stats) {
 // input (exit 2), not a missing answer after a long read.
 Result<usage::Options> options_of(const UsageArgs& a, const catalog::Catalog& cat) {
   usage::Options options;
-  options.busy_threshold_pct = a.busy_threshold;
+  options.busy_threshold_pct = a.busy_threshold.value_or(0);
   options.gpu = a.gpu;
   if (!cat.find("gpu", a.gpu)) return Error{{}, 0, "--gpu", unknown_id("gpu", a.gpu, cat.ids_of_kind("gpu"))};
   if (a.rent != "hourly" && a.rent != "monthly") return Error{{}, 0, "--rent", not_one_of(a.rent, {"hourly", "monthly"})};
@@ -119,8 +119,10 @@ int run_usage(const Common& common, const UsageArgs& a) {
   int rc = kOk;
   if (!make_context(common, ctx, rc, /*html_ok=*/true)) return rc;
   if (a.sources.empty() == a.prometheus.empty()) return bad_input(Phrase("cli.usage.needs_input"));
-  if (!(a.busy_threshold >= 0 && a.busy_threshold <= 100))
-    return bad_input(between("cli.value.between_percent", "--busy-threshold", "0", "100", shown(a.busy_threshold)));
+  // 0 would count every hour busy; it is refused, not quietly read as "the catalog's". NaN fails both tests.
+  if (a.busy_threshold && !(*a.busy_threshold > 0 && *a.busy_threshold <= 100))
+    return bad_input(Error{{}, 0, "--busy-threshold",
+                           Phrase("cli.value.percent_above_zero").fact("got", shown(*a.busy_threshold))});
   Result<usage::Options> options = options_of(a, ctx.catalog);
   if (!options) return bad_input(options.error());
   Result<telemetry::HourlyData> data = a.prometheus.empty() ? read_files(a) : query(a);

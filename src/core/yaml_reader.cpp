@@ -1,15 +1,114 @@
 #include "core/yaml_reader.h"
 
+#include <yaml-cpp/eventhandler.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstring>
 #include <fstream>
+#include <set>
 #include <sstream>
 
+#include "core/bounds.h"
 #include "core/text.h"
 
 namespace gpuplan {
+
+namespace {
+
+// Walks the parser's events (no tree is built, so an alias bomb costs nothing here): one frame a
+// open mapping or sequence, with the keys a mapping has had so far.
+class ShapeCheck : public YAML::EventHandler {
+ public:
+  explicit ShapeCheck(bool aliases_ok) : aliases_ok_(aliases_ok) {}
+  std::optional<YamlShapeProblem> problem;
+  int documents = 0;
+
+  void OnDocumentStart(const YAML::Mark& mark) override {
+    if (++documents == 2) report(mark, {}, Phrase("error.yaml.second_document"));
+  }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark& mark, YAML::anchor_t anchor) override { leaf(mark, anchor, "~"); }
+  void OnAlias(const YAML::Mark& mark, YAML::anchor_t) override {
+    if (!aliases_ok_) report(mark, {}, Phrase("error.yaml.alias"));
+    leaf(mark, 0, {});
+  }
+  void OnScalar(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor, const std::string& value) override {
+    leaf(mark, anchor, value);
+  }
+  void OnSequenceStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor,
+                       YAML::EmitterStyle::value) override {
+    open(mark, anchor, false);
+  }
+  void OnSequenceEnd() override { close(); }
+  void OnMapStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor,
+                  YAML::EmitterStyle::value) override {
+    open(mark, anchor, true);
+  }
+  void OnMapEnd() override { close(); }
+
+ private:
+  struct Frame {
+    bool map = false;
+    bool at_key = true;  // a mapping's next node is a key
+    std::string key;     // the key whose value is being read
+    std::set<std::string> keys;
+  };
+  bool aliases_ok_;
+  std::vector<Frame> stack_;
+
+  void report(const YAML::Mark& mark, std::string field, Phrase message) {
+    if (!problem) problem = YamlShapeProblem{mark.line + 1, std::move(field), std::move(message)};
+  }
+  void anchored(const YAML::Mark& mark, YAML::anchor_t anchor) {
+    if (anchor != 0 && !aliases_ok_) report(mark, {}, Phrase("error.yaml.alias"));
+  }
+  std::string path(const std::string& key) const {
+    std::string out;
+    for (const Frame& f : stack_)
+      if (f.map && !f.at_key) out += f.key + ".";
+    return out + key;
+  }
+  // A node is complete: a mapping's key (checked for a repeat) or value.
+  void done(const YAML::Mark& mark, const std::optional<std::string>& scalar) {
+    if (stack_.empty() || !stack_.back().map) return;
+    Frame& f = stack_.back();
+    if (f.at_key && scalar) {
+      if (!f.keys.insert(*scalar).second)
+        report(mark, path(*scalar), Phrase("error.yaml.duplicate_key").fact("key", *scalar));
+      f.key = *scalar;
+    }
+    f.at_key = !f.at_key;
+  }
+  void leaf(const YAML::Mark& mark, YAML::anchor_t anchor, const std::optional<std::string>& value) {
+    anchored(mark, anchor);
+    done(mark, value);
+  }
+  void open(const YAML::Mark& mark, YAML::anchor_t anchor, bool map) {
+    anchored(mark, anchor);
+    stack_.push_back(Frame{map, true, {}, {}});
+  }
+  void close() {
+    stack_.pop_back();
+    done(YAML::Mark(), std::nullopt);  // a mapping or sequence as a key is not compared
+  }
+};
+
+}  // namespace
+
+std::optional<YamlShapeProblem> yaml_shape_problem(const std::string& text, bool aliases_ok) {
+  std::istringstream in(text);
+  YAML::Parser parser(in);
+  ShapeCheck check(aliases_ok);
+  // A malformed text is left to YAML::Load, which words it with its line.
+  try {
+    while (!check.problem && parser.HandleNextDocument(check)) {
+    }
+  } catch (const YAML::Exception&) {
+  }
+  return check.problem;
+}
 
 int YamlReader::line_of(const YAML::Node& n) const {
   return n.IsDefined() && n.Mark().line >= 0 ? n.Mark().line + 1 : 0;
@@ -27,6 +126,8 @@ void YamlReader::fail(const YAML::Node& at, const std::string& field, std::strin
 }
 
 YAML::Node YamlReader::load(const std::string& text) const {
+  if (auto shape = yaml_shape_problem(text, /*aliases_ok=*/true))
+    throw ParseFailure{Error{file_, shape->line, shape->field, shape->message}};
   YAML::Node root;
   try {
     root = YAML::Load(text);
@@ -57,26 +158,25 @@ std::string YamlReader::text(const YAML::Node& n, const std::string& field) cons
 
 double YamlReader::number(const YAML::Node& n, const std::string& field) const {
   if (!n.IsScalar()) fail(n, field, Phrase("error.yaml.not_number"));
+  double v = 0;
   try {
-    double v = n.as<double>();
-    if (!std::isfinite(v)) fail(n, field, "error.yaml.not_finite", {{"got", n.Scalar()}});
-    return v;
+    v = n.as<double>();
   } catch (const YAML::Exception&) {
     fail(n, field, "error.yaml.not_a_number", {{"got", n.Scalar()}});
   }
+  if (auto p = bounds::finite(v, n.Scalar())) fail(n, field, std::move(*p));
+  return v;
 }
 
 double YamlReader::non_negative(const YAML::Node& n, const std::string& field) const {
   double v = number(n, field);
-  if (v < 0) fail(n, field, "error.yaml.negative", {{"got", n.Scalar()}});
+  if (auto p = bounds::amount(v, n.Scalar())) fail(n, field, std::move(*p));
   return v;
 }
 
 int YamlReader::count(const YAML::Node& n, const std::string& field, int min) const {
   double v = number(n, field);
-  if (v != std::floor(v)) fail(n, field, "error.yaml.not_whole", {{"got", n.Scalar()}});
-  if (v < min) fail(n, field, "error.yaml.below_min", {{"min", std::to_string(min)}, {"got", n.Scalar()}});
-  if (v > kMaxCount) fail(n, field, "error.yaml.implausible", {{"got", n.Scalar()}});
+  if (auto p = bounds::count(v, min, n.Scalar())) fail(n, field, std::move(*p));
   return static_cast<int>(v);
 }
 
@@ -105,6 +205,8 @@ double YamlReader::quantity(const YAML::Node& n, const std::string& field, Dimen
   if (!n.IsScalar()) fail(n, field, "error.yaml.not_quantity", {{"units", units_of(dim)}});
   auto q = parse_quantity(n.Scalar(), dim, bare_unit);
   if (!q) fail(n, field, q.error().message);
+  // In base units (bytes), so not held to kMaxAmount: what it counts is bounded where it is used.
+  if (auto p = bounds::finite(*q, n.Scalar())) fail(n, field, std::move(*p));
   if (*q < 0) fail(n, field, "error.yaml.negative", {{"got", n.Scalar()}});
   return *q;
 }

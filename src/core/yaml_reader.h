@@ -1,8 +1,11 @@
 // YamlReader: reads typed fields out of a user's YAML document (configurations, vendor
 // quotes) and turns every mistake into an Error naming file, line and field. Its methods
-// throw ParseFailure; a parser catches it once at its public boundary.
+// throw ParseFailure; a parser catches it once at its public boundary. Numbers go through
+// core/bounds.h; a document with a duplicate key or a second document is refused, since
+// yaml-cpp would silently keep the first of each.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -14,6 +17,16 @@
 #include "core/units.h"
 
 namespace gpuplan {
+
+// A problem with the shape of a YAML text that yaml-cpp would read without a word: a key given
+// twice in one mapping, a second document, or (when `aliases_ok` is false) an anchor or alias,
+// which lets a few lines expand to billions of nodes. The 1-based line and the phrase.
+struct YamlShapeProblem {
+  int line = 0;
+  std::string field;  // the duplicated key's dotted path, else empty
+  Phrase message;
+};
+std::optional<YamlShapeProblem> yaml_shape_problem(const std::string& text, bool aliases_ok);
 
 class YamlReader {
  public:
@@ -33,9 +46,9 @@ class YamlReader {
 
   std::string text(const YAML::Node& n, const std::string& field) const;
   double number(const YAML::Node& n, const std::string& field) const;
+  // From 0 to bounds::kMaxAmount.
   double non_negative(const YAML::Node& n, const std::string& field) const;
-  // A whole number from `min` to kMaxCount (larger is a typo, not a count).
-  static constexpr int kMaxCount = 100000;
+  // A whole number from `min` to bounds::kMaxCount (larger is a typo, not a count).
   int count(const YAML::Node& n, const std::string& field, int min) const;
   bool boolean(const YAML::Node& n, const std::string& field) const;
   // `[low, high]` or one number, non-negative, low <= high.

@@ -4,6 +4,7 @@
 #include <array>
 #include <cmath>
 
+#include "core/bounds.h"
 #include "core/money.h"
 #include "core/text.h"
 #include "core/units.h"
@@ -140,6 +141,10 @@ void require_part(const catalog::Catalog& cat, const ConfigInput& in, const std:
 ServerConfig resolve(const ConfigInput& in, const catalog::Catalog& cat) {
   ServerConfig c = in.config;
   auto fail = [&](const std::string& field, Phrase msg) { throw ParseFailure{Error{in.file, in.line_of(field), field, std::move(msg)}}; };
+  // GPUs × nodes is a count too: 8 × 300,000,000 wraps an int and prices a negative server.
+  const double total_gpus = static_cast<double>(c.gpus) * c.nodes;
+  if (bounds::count(total_gpus, 1, bounds::shown(total_gpus)))
+    fail("nodes", Phrase("error.config.too_many_gpus").fact("got", bounds::shown(total_gpus)));
   require_part(cat, in, "gpu", c.gpu, "gpu");
   const catalog::Entry& gpu = *cat.find("gpu", c.gpu);
   const std::string form = gpu.text("form_factor");
@@ -166,8 +171,12 @@ ServerConfig resolve(const ConfigInput& in, const catalog::Catalog& cat) {
   if (c.memory.part.empty()) {
     c.memory.part = platform.text("default_memory");
     const catalog::Entry& module = *cat.find("memory", c.memory.part);
-    c.memory.count = in.memory_gb ? static_cast<int>(std::ceil(*in.memory_gb / module.number("size_gb") - 1e-9))
-                                  : static_cast<int>(platform.number("default_memory_modules"));
+    const double modules = in.memory_gb ? std::ceil(*in.memory_gb / module.number("size_gb") - 1e-9)
+                                        : platform.number("default_memory_modules");
+    // 1e30 GB would be −2,147,483,648 modules: a count past the bound is a typo in the size.
+    if (bounds::count(modules, 0, bounds::shown(modules)))
+      fail("memory_gb", Phrase("error.yaml.implausible").fact("got", format_number(in.memory_gb.value_or(0))));
+    c.memory.count = static_cast<int>(modules);
   }
   require_part(cat, in, "memory", c.memory.part, "memory.module");
 

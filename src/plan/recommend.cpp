@@ -5,6 +5,7 @@
 #include <cmath>
 #include <tuple>
 
+#include "core/bounds.h"
 #include "core/money.h"
 #include "core/text.h"
 #include "core/units.h"
@@ -371,7 +372,11 @@ Result<Recommendation> recommend(const Workload& w, const Catalog& cat) {
     const double min_tb = cat.threshold("recommend.min_data_tb");
     const double want_tb = std::max(min_tb, w.dataset_tb * headroom);
     const Entry& disk = *cat.find("disk", platform->text("default_data_disk"));
-    int count = static_cast<int>(std::ceil(want_tb / disk.number("capacity_tb") - 1e-9));
+    const double disks = std::ceil(want_tb / disk.number("capacity_tb") - 1e-9);
+    // More disks than anything is counted is a typo in the dataset size, not a server to price.
+    if (auto p = bounds::count(disks, 1, bounds::shown(disks)))
+      return Error{{}, 0, "--dataset-tb", Phrase("error.recommend.dataset_too_large").fact("got", num(w.dataset_tb))};
+    const int count = static_cast<int>(disks);
     c.data_disk = {disk.id, count};
     Finding f = reason("recommend.storage");
     f.fact("disks", std::to_string(count))
@@ -402,6 +407,8 @@ Result<Recommendation> recommend(const Workload& w, const Catalog& cat) {
 
   choose_rack(cat, rec);
   rec.quote = build_quote(rec.config, cat);
+  if (!bounds::sane_money(rec.quote.total_buy) || !bounds::sane_money(rec.quote.total_rent_monthly))
+    return Error{{}, 0, "--params", bounds::money_overflow("total", rec.quote.total_buy.high)};
 
   check_budget(w, rec);
   return rec;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "core/bounds.h"
 #include "core/text.h"
 #include "core/yaml_reader.h"
 #include "plan/config.h"
@@ -10,11 +11,7 @@
 namespace gpuplan::plan {
 
 Result<int> checked_count(const std::string& flag, int value, int min) {
-  if (value < min)
-    return Error{{}, 0, flag, Phrase("error.yaml.below_min").fact("min", std::to_string(min)).fact("got", std::to_string(value))};
-  if (value > YamlReader::kMaxCount)
-    return Error{{}, 0, flag, Phrase("error.yaml.implausible").fact("got", std::to_string(value))};
-  return value;
+  return bounds::flag_count(flag, value, min);
 }
 
 Result<WorkloadFields> read_workload_file(const std::string& path, WorkloadFields given) {

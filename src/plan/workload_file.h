@@ -17,7 +17,7 @@ struct WorkloadFields {
 };
 
 // The bound a count field (concurrency, context) has in a workload file, for its flag too:
-// at least `min`, at most YamlReader::kMaxCount; an Error naming `flag` otherwise.
+// at least `min`, at most bounds::kMaxCount; an Error naming `flag` otherwise.
 [[nodiscard]] Result<int> checked_count(const std::string& flag, int value, int min);
 
 // `given` with every field it leaves empty filled from the workload file at `path` (flags win).

@@ -11,6 +11,7 @@
 #include "core/money.h"
 #include "report/document.h"
 #include "report/table.h"
+#include "tco/rule_of_thumb.h"
 
 namespace gpuplan::report {
 namespace {
@@ -238,7 +239,12 @@ Report build_report(const TcoResult& r, Lang lang) {
                              : say(Phrase("tco.report.title").fact("name", r.name).fact("months", {months}), lang);
   Phrase demand(r.demand_description.key.empty() ? "tco.report.demand_undescribed" : "tco.report.demand");
   if (!r.demand_description.key.empty()) demand.fact("description", {r.demand_description});
-  demand.fact("used", format_number(r.used_gpu_hours)).fact("utilization", format_percent(r.average_utilization * 100));
+  demand.fact("used", format_number(r.used_gpu_hours));
+  // Demand above the owned GPUs is named as overflow, not as a utilization over 100%.
+  if (tco::utilization_words(r.average_utilization, r.owned_gpus).key == "tco.utilization.share")
+    demand.fact("utilization", format_percent(r.average_utilization * 100));
+  else
+    demand.fact("utilization", {tco::utilization_words(r.average_utilization, r.owned_gpus)});
   out.subtitle = {say(demand, lang)};
   out.blocks = {strategies_block(r, lang),   recommendation_block(r, lang),    cost_lines_block(r, lang),
                 break_even_block(r, lang),   hourly_vs_monthly_block(r, lang), hybrid_block(r, lang),

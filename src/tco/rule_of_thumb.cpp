@@ -37,20 +37,34 @@ int from_numbers(const catalog::Catalog& cat, const Scenario& sc, double utiliza
   // Compared at the displayed precision (0.1%): a sum a hair under 30% must not read "30.0% is below 30.0%".
   utilization = std::round(utilization * 1000) / 1000;
   if (utilization < rent_below) {
-    why.push_back(Phrase("tco.rule.low").fact("utilization", pct(utilization)).fact("limit", pct(rent_below)));
+    why.push_back(with_utilization(Phrase("tco.rule.low"), utilization, sc.owned.gpus).fact("limit", pct(rent_below)));
     return 0;
   }
   if (utilization >= buy_above && !bursty) {
-    why.push_back(Phrase("tco.rule.high").fact("utilization", pct(utilization)).fact("limit", pct(buy_above)));
+    why.push_back(with_utilization(Phrase("tco.rule.high"), utilization, sc.owned.gpus).fact("limit", pct(buy_above)));
     return 2;
   }
-  why.push_back(Phrase(bursty ? "tco.rule.bursty" : "tco.rule.middle")
-                    .fact("utilization", pct(utilization))
+  why.push_back(with_utilization(Phrase(bursty ? "tco.rule.bursty" : "tco.rule.middle"), utilization, sc.owned.gpus)
                     .fact("ratio", format_number(ratio, 1)));
   return 1;
 }
 
 }  // namespace
+
+Phrase utilization_words(double average_utilization, int owned_gpus) {
+  // Compared at the displayed precision, as from_numbers does: 100.04% reads 100.0%, not overflow.
+  if (std::round(average_utilization * 1000) / 1000 <= 1)
+    return Phrase("tco.utilization.share").fact("pct", pct(average_utilization));
+  return Phrase("tco.utilization.over_capacity")
+      .fact("times", format_number(average_utilization, 1))
+      .fact("gpus", std::to_string(owned_gpus));
+}
+
+Phrase with_utilization(Phrase p, double average_utilization, int owned_gpus) {
+  Phrase words = utilization_words(average_utilization, owned_gpus);
+  if (words.key == "tco.utilization.share") return p.fact("utilization", pct(average_utilization));
+  return p.fact("utilization", {std::move(words)});
+}
 
 RuleOfThumb rule_of_thumb(const catalog::Catalog& cat, const Scenario& sc, double average_utilization, double peak,
                           double mean) {

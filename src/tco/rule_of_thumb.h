@@ -27,6 +27,13 @@ struct RuleOfThumb {
 RuleOfThumb rule_of_thumb(const catalog::Catalog& catalog, const Scenario& scenario, double average_utilization,
                           double peak, double mean);
 
+// The owned GPUs' average utilization in words: "62.5%" (tco.utilization.share), or, when the
+// demand is more than they hold, the overflow named as such (tco.utilization.over_capacity:
+// "over 100% (overflow: demand is 500.0× the 2 owned GPUs)"), never a figure such as 50,000%.
+Phrase utilization_words(double average_utilization, int owned_gpus);
+// Adds the fact "utilization" to `p`: "62.5%" as text, or the over-capacity phrase.
+Phrase with_utilization(Phrase p, double average_utilization, int owned_gpus);
+
 // The choices behind the figures: the residual's basis and the hybrid's purchase unit.
 std::vector<Phrase> choices(const Scenario& scenario);
 

@@ -7,6 +7,7 @@
 #include <array>
 #include <cmath>
 
+#include "core/bounds.h"
 #include "core/text.h"
 #include "plan/config.h"
 #include "plan/quote.h"
@@ -38,8 +39,6 @@ const std::vector<std::string> kTransferKeys = {
     "units",   "egress_per_month",       "ingress_per_month", "egress_price_gb", "ingress_price_gb",
     "storage", "storage_price_gb_month", "one_off_in",        "one_off_out"};
 const std::vector<std::string> kDataUnits = {"GB", "TB", "PB"};
-// Above this an amount (GB, engineer-weeks, a CNY figure per unit) is a typo: 1e12 GB is an exabyte.
-constexpr double kImplausible = 1e12;
 
 // A rent price given per GPU, or per server and divided by gpus_per_server.
 struct RentPriceKeys {
@@ -66,7 +65,7 @@ std::vector<std::string> rent_keys() {
 // A cost figure times the amount it prices must stay a number: 1e308 of anything is a typo,
 // and an infinite line would print ¥inf and pick a wrong cheapest strategy.
 void finite_product(const YamlReader& r, const YAML::Node& n, const std::string& field, double a, double b) {
-  if (!std::isfinite(a * b) || a > kImplausible || b > kImplausible)
+  if (!std::isfinite(a * b) || a > bounds::kMaxAmount || b > bounds::kMaxAmount)
     r.fail(n, field, "error.yaml.implausible",
            {{"got", n.IsScalar() ? n.Scalar() : fmt::format("{}", std::max(a, b))}});
 }

@@ -580,9 +580,8 @@ void recommend(TcoResult& r, const Scenario& sc, const DemandStats& all, const S
                           .fact("total", money(s.total))
                           .fact("more", money(s.total - best->total)));
   if (best->id == "hybrid") r.why.push_back(Phrase("tco.why.hybrid").fact("gpus", std::to_string(r.hybrid.owned_gpus)));
-  r.why.push_back(Phrase("tco.why.demand")
-                      .fact("gpu_hours", format_number(all.gpu_hours))
-                      .fact("utilization", pct(r.average_utilization))
+  r.why.push_back(with_utilization(Phrase("tco.why.demand").fact("gpu_hours", format_number(all.gpu_hours)),
+                                   r.average_utilization, sc.owned.gpus)
                       .fact("gpus", std::to_string(sc.owned.gpus)));
 }
 
@@ -616,6 +615,7 @@ TcoResult analyse(const Scenario& sc, const catalog::Catalog& cat) {
   const std::vector<DemandStats> months = monthly_stats(sc, b);
   const DemandStats all = sum(months);
   r.used_gpu_hours = all.gpu_hours;
+  r.owned_gpus = sc.owned.gpus;
   r.average_utilization = sc.owned.gpus > 0 && all.hours > 0 ? all.gpu_hours / (sc.owned.gpus * all.hours) : 0;
 
   r.strategies = strategy_results(sc, in, v, b, peak, months, all);

@@ -88,7 +88,8 @@ struct TcoResult {
   std::string currency = "CNY";
   double horizon_months = 0;
   double used_gpu_hours = 0;
-  double average_utilization = 0;  // of the owned GPUs
+  double average_utilization = 0;  // of the owned GPUs; above 1 when demand overflows them
+  int owned_gpus = 0;               // the scenario's owned GPUs
   Phrase demand_description;
   std::vector<StrategyResult> strategies;
   std::vector<BreakEven> break_even;

@@ -18,10 +18,26 @@ namespace {
 class GzipSource : public ByteSource {
  public:
   explicit GzipSource(gzFile f) : f_(f) {}
-  ssize_t read(char* buf, size_t n) override { return gzread(f_, buf, static_cast<unsigned>(n)); }
+  ssize_t read(char* buf, size_t n) override {
+    const int got = gzread(f_, buf, static_cast<unsigned>(n));
+    if (got > 0) out_ += got;
+    // zlib ends a stream cut short (a copy interrupted, a disk filled) like a whole one, and says
+    // Z_BUF_ERROR only when asked: the hours after the cut are missing, so the read fails.
+    int errnum = Z_OK;
+    if (got == 0) gzerror(f_, &errnum);
+    if (got < 0 || errnum != Z_OK) {
+      failure_ = errnum == Z_BUF_ERROR ? Phrase("error.gzip.truncated").fact("bytes", std::to_string(out_))
+                                       : Phrase("error.gzip.cannot_read");
+      return -1;
+    }
+    return got;
+  }
+  std::optional<Phrase> failure() const override { return failure_; }
 
  private:
   gzFile f_;
+  int64_t out_ = 0;  // bytes decompressed before the end
+  std::optional<Phrase> failure_;
 };
 
 }  // namespace

@@ -152,7 +152,7 @@ Result<ReadStats> run_parser(const std::string& path, Parser& parser, ReadStats&
   bool ok = for_each_line(
       *src.source, [&](std::string_view l, int64_t n, bool complete) { parser.line(l, n, complete); }, stats.bytes,
       progress, src.size);
-  if (!ok) return Error{path, 0, {}, Phrase("error.file.read_failed")};
+  if (!ok) return Error{path, 0, {}, read_failure(*src.source)};
   return stats;
 }
 

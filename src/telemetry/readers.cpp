@@ -77,7 +77,7 @@ Result<SourceFormat> detect_format(const std::string& path) {
   if (!src) return src.error();
   std::vector<char> head(8192);
   ssize_t got = (*src)->source->read(head.data(), head.size());
-  if (got < 0) return Error{path, 0, {}, Phrase("error.file.read_failed")};
+  if (got < 0) return Error{path, 0, {}, detail::read_failure(*(*src)->source)};
   std::string_view text(head.data(), static_cast<size_t>(got));
   if (text.find("timestamp") != std::string_view::npos && text.find(',') != std::string_view::npos)
     return SourceFormat::kSmiCsv;

@@ -231,7 +231,7 @@ constexpr Words kWords[] = {
   {"cli.value.above", "must be more than {min} (got {got})", "必须大于 {min}（实际为 {got}）"},
   {"cli.value.not_negative", "must not be negative (got {got})", "不能为负数（实际为 {got}）"},
   {"cli.value.between", "must be between {min} and {max} (got {got})", "必须在 {min} 到 {max} 之间（实际为 {got}）"},
-  {"cli.value.between_percent", "must be between {min} and {max} % (got {got})", "必须在 {min}% 到 {max}% 之间（实际为 {got}）"},
+  {"cli.value.percent_above_zero", "must be more than 0 and at most 100 % (got {got})", "必须大于 0% 且不超过 100%（实际为 {got}）"},
   {"cli.value.between_seconds", "must be between {min} and {max} seconds{note} (got {got})",
                                 "必须在 {min} 到 {max} 秒之间{note}（实际为 {got}）"},
   {"cli.value.a_week", " (a week)", "（一周）"},

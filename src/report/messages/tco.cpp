@@ -44,6 +44,9 @@ constexpr Words kWords[] = {
   {"tco.rule.moved", "Rule of thumb: {factor} moves it from {from} to {to}.", "经验法则：{factor}使结论由{from}变为{to}。"},
   {"tco.rule.skills_needed", "Rule of thumb: compliance requires on-site hardware but the team does not run Linux + CUDA: hire or contract that skill.",
                              "经验法则：合规要求本地部署硬件，但团队不具备 Linux + CUDA 运维能力：需招聘或外包这项能力。"},
+  {"tco.utilization.share", "{pct}", "{pct}"},
+  {"tco.utilization.over_capacity", "over 100% (overflow: demand is {times}× the {gpus} owned GPUs)",
+                                    "超过 100%（超出容量：需求是 {gpus} 块自有 GPU 的 {times} 倍）"},
   {"tco.why.demand", "Measured demand: {gpu_hours} GPU-hours, {utilization} average utilization of {gpus} owned GPUs.",
                      "实测需求：{gpu_hours} GPU 小时，{gpus} 块自有 GPU 的平均利用率为 {utilization}。"},
 
