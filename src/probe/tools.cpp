@@ -165,8 +165,9 @@ Result<SmartNvme> parse_smartctl_json(std::string_view text) {
   json j;
   try {
     j = json::parse(text);
-  } catch (const json::parse_error& e) {
-    // nlohmann says where: "[json.exception.parse_error.101] parse error at line 3, column 5: ..."
+  } catch (const json::exception& e) {
+    // nlohmann says where: "[json.exception.parse_error.101] parse error at line 3, column 5: ...";
+    // a number beyond a double ("1e999") is its out_of_range.406, not a parse_error (found by fuzzing).
     return Error{"", 0, "", Phrase("error.smart.not_json").fact("why", e.what())};
   }
   if (!j.is_object()) return Error{"", 0, "", Phrase("error.smart.not_object")};

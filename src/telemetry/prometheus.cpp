@@ -284,6 +284,19 @@ Result<void> check_answer_size(const json& result, const Collector& out, const s
   return {};
 }
 
+Result<size_t> fold_answer(const std::string& body, const std::string& url, const std::string& promql, MetricRole role,
+                           const Chunk& chunk, Collector& out);
+
+HourlyData collected(Collector& out) {
+  HourlyData result;
+  result.gpus = std::move(out.gpus);
+  result.hours = std::move(out.hours);
+  for (auto& [hour, row] : result.hours) row.resize(result.gpus.size());
+  result.stats.samples = out.points;
+  result.stats.bytes = out.bytes;
+  return result;
+}
+
 // One query_range over `chunk`, folded into `out`. Returns how many series answered.
 Result<size_t> query_metric(const PromQuery& q, const std::string& base, const std::string& metric, MetricRole role,
                             const Chunk& chunk, Collector& out) {
@@ -319,23 +332,24 @@ Result<size_t> query_metric(const PromQuery& q, const std::string& base, const s
     return Error{url_without_credentials(q.url), 0, promql, std::move(p)};
   }
 
-  json doc = json::parse(reply->body, nullptr, false);
+  return fold_answer(reply->body, url_without_credentials(q.url), promql, role, chunk, out);
+}
+
+// One query_range answer's JSON folded into `out`; returns how many series it holds.
+Result<size_t> fold_answer(const std::string& body, const std::string& url, const std::string& promql, MetricRole role,
+                           const Chunk& chunk, Collector& out) {
+  json doc = json::parse(body, nullptr, false);
   // `what` is one of error.prom.answer.*.
   auto malformed = [&](Phrase what) {
-    return Error{url_without_credentials(q.url), 0, promql,
-                 Phrase("error.prom.not_query_range")
-                     .fact("url", url_without_credentials(q.url))
-                     .fact("why", {std::move(what)})};
+    return Error{url, 0, promql, Phrase("error.prom.not_query_range").fact("url", url).fact("why", {std::move(what)})};
   };
   if (doc.is_discarded()) return malformed(Phrase("error.prom.answer.not_json"));
   if (!doc.is_object()) return malformed(Phrase("error.prom.answer.not_object"));
   std::string status = doc.contains("status") && doc["status"].is_string() ? doc["status"].get<std::string>() : "";
   if (status != "success") {
     if (status == "error")
-      return Error{url_without_credentials(q.url), 0, promql,
-                   Phrase("error.prom.answered")
-                       .fact("url", url_without_credentials(q.url))
-                       .fact("why", prometheus_error_text(reply->body))};
+      return Error{url, 0, promql,
+                   Phrase("error.prom.answered").fact("url", url).fact("why", prometheus_error_text(body))};
     return malformed(Phrase("error.prom.answer.status").fact("status", status));
   }
   if (!doc.contains("data") || !doc["data"].is_object()) return malformed(Phrase("error.prom.answer.no_data"));
@@ -344,7 +358,7 @@ Result<size_t> query_metric(const PromQuery& q, const std::string& base, const s
     return malformed(Phrase("error.prom.answer.not_matrix"));
   if (!data.contains("result") || !data["result"].is_array()) return malformed(Phrase("error.prom.answer.no_result"));
 
-  if (auto too_large = check_answer_size(data["result"], out, q.url, promql); !too_large) return too_large.error();
+  if (auto too_large = check_answer_size(data["result"], out, url, promql); !too_large) return too_large.error();
   for (const json& series : data["result"]) {
     uint32_t gpu = out.id(gpu_name(series["metric"]));
     for (const json& point : series["values"]) {
@@ -425,13 +439,15 @@ Result<HourlyData> query_prometheus(const PromQuery& q) {
                        .fact("url", url_without_credentials(q.url))};
   }
 
-  HourlyData result;
-  result.gpus = std::move(out.gpus);
-  result.hours = std::move(out.hours);
-  for (auto& [hour, row] : result.hours) row.resize(result.gpus.size());
-  result.stats.samples = out.points;
-  result.stats.bytes = out.bytes;
-  return result;
+  return collected(out);
+}
+
+Result<HourlyData> read_query_range_answer(const std::string& body, int64_t first_hour, int64_t end_hour) {
+  Collector out;
+  out.bytes = static_cast<int64_t>(body.size());
+  auto answered = fold_answer(body, "answer", "query_range", MetricRole::kUtil, Chunk{first_hour, end_hour}, out);
+  if (!answered) return answered.error();
+  return collected(out);
 }
 
 Result<int64_t> parse_duration(const std::string& text) {

@@ -26,6 +26,11 @@ struct PromQuery {
 // Errors name the URL and say what failed: server down, HTTP status, metric absent, bad JSON.
 Result<HourlyData> query_prometheus(const PromQuery& q);
 
+// One query_range answer's JSON (hours [first_hour, end_hour) since 1970), read as query_prometheus
+// reads the utilization metric's: the same checks, the same Errors (naming "answer"). For the fuzz
+// target and tests; query_prometheus itself reads the server's answers through the same code.
+Result<HourlyData> read_query_range_answer(const std::string& body, int64_t first_hour, int64_t end_hour);
+
 // "90d", "36h", "2w" → seconds; for --since.
 Result<int64_t> parse_duration(const std::string& text);
 
