@@ -48,7 +48,7 @@ Result<plan::Workload> workload_of(const plan::WorkloadFields& a) {
     w.context = *context;
   }
   if (a.concurrency) {
-    auto concurrency = plan::checked_count("--concurrency", *a.concurrency, 0);
+    auto concurrency = plan::checked_count("--concurrency", *a.concurrency, 1);
     if (!concurrency) return concurrency.error();
     w.concurrency = *concurrency;
   }

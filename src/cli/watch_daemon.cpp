@@ -190,7 +190,10 @@ int run_watch_daemon(const Common& common, const WatchDaemonArgs& a) {
     auto listen = watch::parse_listen(a.listen);
     if (!listen) return bad_input(listen.error());
     served.listen = *listen;
-    if (!a.web_config.empty()) served.web_config = a.web_config;
+    if (!a.web_config.empty()) {
+      if (auto web = watch::read_web_config(a.web_config); !web) return bad_input(web.error());
+      served.web_config = a.web_config;
+    }
   }
   auto nvml = nvml::Nvml::open();
   if (!nvml) return bad_input(nvml.error());

@@ -38,7 +38,7 @@ Result<WorkloadFields> read_workload_file(const std::string& path, WorkloadField
     one_of("method", w.method, method_names());
     one_of("mode", w.mode, {"rent", "buy"});
     str("gpu", w.gpu);
-    if (root["concurrency"] && !w.concurrency) w.concurrency = r.count(root["concurrency"], "concurrency", 0);
+    if (root["concurrency"] && !w.concurrency) w.concurrency = r.count(root["concurrency"], "concurrency", 1);
     // Tokens of context: a whole number, at least one (the KV cache is sized by it).
     if (root["context"] && !w.context) w.context = r.count(root["context"], "context", 1);
     if (root["latency_ms"] && !w.latency_ms) w.latency_ms = r.non_negative(root["latency_ms"], "latency_ms");

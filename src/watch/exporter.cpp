@@ -3,6 +3,7 @@
 // header says (404 unknown path, 405 a method other than GET/HEAD).
 #include "watch/exporter.h"
 
+#include <arpa/inet.h>
 #include <crypt.h>
 #include <httplib.h>
 #include <yaml-cpp/yaml.h>
@@ -131,6 +132,11 @@ Result<ListenAddress> parse_listen(const std::string& text) {
     port = text.substr(colon + 1);
   }
   if (a.host.empty()) return listen_error("watch.exporter.bad_listen", text);
+  // A host of digits and dots is an IPv4 address, not a name to look up: 999.1.1.1 is refused here,
+  // not at bind time after NVML is loaded.
+  in_addr v4{};
+  if (a.host.find_first_not_of("0123456789.") == std::string::npos && inet_pton(AF_INET, a.host.c_str(), &v4) != 1)
+    return listen_error("watch.exporter.bad_listen", text);
   auto [end, ec] = std::from_chars(port.data(), port.data() + port.size(), a.port);
   if (port.empty() || ec != std::errc() || end != port.data() + port.size() || a.port < 0 || a.port > 65535)
     return listen_error("watch.exporter.bad_port", port);
