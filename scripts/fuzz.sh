@@ -7,6 +7,7 @@
 # (replay it with: build-fuzz/fuzz/fuzz_<name> REPRODUCER). FUZZ_JOBS=N runs N targets at once.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+bash scripts/install-deps.sh --fuzz
 seconds=${1:-60}
 shift || true
 jobs=${FUZZ_JOBS:-1}

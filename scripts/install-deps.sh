@@ -2,7 +2,8 @@
 # Installs the Debian 12 packages gpuplan needs to build, test and package (cpack's DEB generator
 # reads the binary's libraries with dpkg-shlibdeps, from dpkg-dev, and file; --version asks git;
 # the zsh completion is tested in zsh).
-# Idempotent: it only calls apt-get when a package is missing.
+# Idempotent: it only calls apt-get when a package is missing. `--fuzz` adds clang and its
+# libFuzzer runtime for scripts/fuzz.sh (not needed to build or test).
 set -euo pipefail
 
 packages=(
@@ -14,6 +15,9 @@ packages=(
   prometheus
   dpkg-dev file git zsh
 )
+if [ "${1:-}" = "--fuzz" ]; then
+  packages+=(clang libclang-rt-14-dev)
+fi
 
 missing=()
 for p in "${packages[@]}"; do

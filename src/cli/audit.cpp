@@ -21,7 +21,7 @@ int run_audit(const Common& common, const std::string& file) {
   plan::AuditResult result = plan::audit_quote(*quote, ctx.catalog);
   // Every figure is bounded as it is read; a total that is not a finite amount is still refused.
   if (!bounds::sane_money(result.total_once) || !bounds::sane_money(result.total_monthly))
-    return bad_input(Error{file, 0, {}, bounds::money_overflow("total", result.total_once.high)});
+    return bad_input(Error{file, 0, {}, bounds::money_overflow(result.total_once.high)});
   std::cout << report::render_audit(result, ctx.format, ctx.style);
   return result.failed() ? kVerdictFailed : kOk;
 }

@@ -84,7 +84,7 @@ int run_quote(const Common& common, const QuoteArgs& args) {
   // The inputs are bounded so this cannot happen; if it did, no negative or infinite price is printed.
   if (!bounds::sane_money(q.total_buy) || !bounds::sane_money(q.total_rent_monthly))
     return bad_input(Error{args.file, 0, args.file.empty() ? "--nodes" : "nodes",
-                           bounds::money_overflow("total", q.total_buy.high)});
+                           bounds::money_overflow(q.total_buy.high)});
   std::cout << report::render_quote(q, ctx.format, ctx.style);
   return kOk;
 }

@@ -34,7 +34,7 @@ int run_tco(const Common& common, const TcoArgs& args) {
   // Every figure is bounded as it is read; a strategy costed at ¥nan or ¥inf is still refused.
   for (const tco::StrategyResult& s : result.strategies)
     if (!bounds::sane_money(s.total))
-      return bad_input(Error{args.file, 0, s.id, bounds::money_overflow("total", s.total)});
+      return bad_input(Error{args.file, 0, s.id, bounds::money_overflow(s.total)});
   return emit(report::render_tco(result, ctx.format, ctx.style), args.output);
 }
 

@@ -68,8 +68,8 @@ bool sane_money(const Range& r) {
   return sane_money(r.low) && sane_money(r.high);
 }
 
-Phrase money_overflow(const std::string& what, double got) {
-  return Phrase("error.value.money_overflow").fact("what", what).fact("got", shown(got));
+Phrase money_overflow(double got) {
+  return Phrase("error.value.money_overflow").fact("got", shown(got));
 }
 
 }  // namespace gpuplan::bounds

@@ -45,7 +45,7 @@ std::string shown(double v);
 // A money total that is a finite, non-negative number (both ends of a range).
 bool sane_money(double v);
 bool sane_money(const Range& r);
-// The problem for a total that is not: names what it totals and what it came to.
-Phrase money_overflow(const std::string& what, double got);
+// The problem for a total that is not: what it came to.
+Phrase money_overflow(double got);
 
 }  // namespace gpuplan::bounds

@@ -98,6 +98,9 @@ Result<void> write_output_file(const std::string& path, const std::string& field
     if (S_ISDIR(st.st_mode)) return write_error(path, field, EISDIR);
     return write_in_place(path, field, produce);
   }
+  // A file its owner made read-only is refused, as writing it in place would be, not replaced.
+  if (::access(target.c_str(), F_OK) == 0 && ::access(target.c_str(), W_OK) != 0)
+    return write_error(path, field, errno);
   const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
   std::string temp = (dir / ("." + target.filename().string() + ".tmp-XXXXXX")).string();
   const int fd = ::mkostemp(temp.data(), O_CLOEXEC);  // O_CREAT|O_EXCL, mode 0600
@@ -115,7 +118,15 @@ Result<void> write_output_file(const std::string& path, const std::string& field
   }
   Result<void> written = write_fd(fd, /*regular=*/true, path, field, produce);
   if (written && ::rename(temp.c_str(), target.c_str()) != 0) written = write_error(path, field, errno);
-  if (!written) ::unlink(temp.c_str());
+  if (!written) {
+    ::unlink(temp.c_str());
+    return written;
+  }
+  // The rename is durable only once the directory holding it is on disk too.
+  if (const int dir_fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC); dir_fd >= 0) {
+    ::fsync(dir_fd);
+    ::close(dir_fd);
+  }
   return written;
 }
 

@@ -29,12 +29,14 @@ std::mutex g_mutex;
 
 constexpr int kSignals[] = {SIGINT, SIGTERM, SIGHUP};
 
-// Only async-signal-safe calls: the removal runs in a child (fork + execve of /bin/sh running
-// chmod and rm), waited for, then the signal is delivered again with its default action.
+// Only async-signal-safe calls: the removal runs in a child (_Fork + execve of /bin/sh running
+// chmod and rm), waited for, then the signal is delivered again with its default action. _Fork,
+// not fork: fork runs the atfork handlers and takes malloc's locks, a deadlock when the signal
+// arrived inside malloc.
 void on_signal(int sig) {
   for (Slot& slot : g_slots) {
     if (!slot.used.load()) continue;
-    const pid_t pid = fork();
+    const pid_t pid = _Fork();
     if (pid == 0) {
       char sh[] = "/bin/sh", dash_c[] = "-c", name[] = "sh";
       char script[] = "chmod -R u+rwx -- \"$1\" 2>/dev/null; rm -rf -- \"$1\"";

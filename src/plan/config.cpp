@@ -144,7 +144,7 @@ ServerConfig resolve(const ConfigInput& in, const catalog::Catalog& cat) {
   // GPUs × nodes is a count too: 8 × 300,000,000 wraps an int and prices a negative server.
   const double total_gpus = static_cast<double>(c.gpus) * c.nodes;
   if (bounds::count(total_gpus, 1, bounds::shown(total_gpus)))
-    fail("nodes", Phrase("error.config.too_many_gpus").fact("got", bounds::shown(total_gpus)));
+    fail("nodes", Phrase("error.config.too_many_gpus").fact("got", bounds::shown(total_gpus)).fact("limit", format_number(bounds::kMaxCount)));
   require_part(cat, in, "gpu", c.gpu, "gpu");
   const catalog::Entry& gpu = *cat.find("gpu", c.gpu);
   const std::string form = gpu.text("form_factor");

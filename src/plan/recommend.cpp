@@ -375,7 +375,7 @@ Result<Recommendation> recommend(const Workload& w, const Catalog& cat) {
     const double disks = std::ceil(want_tb / disk.number("capacity_tb") - 1e-9);
     // More disks than anything is counted is a typo in the dataset size, not a server to price.
     if (auto p = bounds::count(disks, 1, bounds::shown(disks)))
-      return Error{{}, 0, "--dataset-tb", Phrase("error.recommend.dataset_too_large").fact("got", num(w.dataset_tb))};
+      return Error{{}, 0, "--dataset-tb", Phrase("error.recommend.dataset_too_large").fact("got", num(w.dataset_tb)).fact("limit", num(bounds::kMaxCount))};
     const int count = static_cast<int>(disks);
     c.data_disk = {disk.id, count};
     Finding f = reason("recommend.storage");
@@ -408,7 +408,7 @@ Result<Recommendation> recommend(const Workload& w, const Catalog& cat) {
   choose_rack(cat, rec);
   rec.quote = build_quote(rec.config, cat);
   if (!bounds::sane_money(rec.quote.total_buy) || !bounds::sane_money(rec.quote.total_rent_monthly))
-    return Error{{}, 0, "--params", bounds::money_overflow("total", rec.quote.total_buy.high)};
+    return Error{{}, 0, "--params", bounds::money_overflow(rec.quote.total_buy.high)};
 
   check_budget(w, rec);
   return rec;

@@ -12,6 +12,8 @@
 #include <chrono>
 #include <filesystem>
 
+#include "core/files.h"
+#include "core/yaml_reader.h"
 #include "watch/exposition.h"
 
 namespace gpuplan::watch {
@@ -144,11 +146,15 @@ Result<ListenAddress> parse_listen(const std::string& text) {
 }
 
 Result<WebConfig> read_web_config(const std::string& path) {
+  // Read as every input file is (a FIFO or /dev/zero refused, the size capped), and held to the
+  // same shape: no key given twice, one document, no aliases.
+  auto text = read_text_file(path);
+  if (!text) return Error(path, 0, "", Phrase("watch.web_config.unreadable").fact("why", {text.error().message}));
+  if (auto shape = yaml_shape_problem(*text, /*aliases_ok=*/false))
+    return Error(path, shape->line, shape->field, shape->message);
   YAML::Node root;
   try {
-    root = YAML::LoadFile(path);
-  } catch (const YAML::BadFile&) {
-    return Error(path, 0, "", Phrase("watch.web_config.unreadable"));
+    root = YAML::Load(*text);
   } catch (const YAML::Exception& e) {
     return Error(path, e.mark.line + 1, "", Phrase("watch.web_config.not_yaml").fact("why", e.msg));
   }

@@ -84,7 +84,8 @@ std::string csv_row(const std::string& stamp, int index) {
 const std::string kQuoteFlags = "quote --gpu a100-80gb-sxm --gpus 8 ";
 const std::string kRecommend = "recommend --task finetune --params 7B ";
 
-std::vector<Hostile> table() {
+// Quote: flags; quote: configuration files; recommend; audit; tco.
+std::vector<Hostile> planning_rows() {
   return {
       // quote: flags
       {"QuoteNodesOverflow", {}, kQuoteFlags + "--nodes 300000000", {"--nodes"}},
@@ -167,6 +168,12 @@ std::vector<Hostile> table() {
         {"d.csv", "hour,busy_gpus\n0,1\n99999999999,1\n"}},
        "tco t.yaml", {"d.csv:3"}},
       {"TcoDevZero", {}, "tco /dev/zero", {"/dev/zero"}},
+  };
+}
+
+// Usage; diagnose; accept; snapshot and catalog; watch; the command line itself.
+std::vector<Hostile> host_rows() {
+  return {
       // usage
       {"UsageBusyThresholdZero", {{"u.csv", kCsvHeader + csv_row("2024/05/06 01:00:00.000", 0)}},
        "usage u.csv --busy-threshold 0", {"--busy-threshold"}},
@@ -179,7 +186,7 @@ std::vector<Hostile> table() {
       {"UsageSinceText", {}, "usage --prometheus http://127.0.0.1:1/ --since soon", {"--since"}},
       {"UsageYears0001And9999",
        {{"u.csv", kCsvHeader + csv_row("0001/01/01 00:00:00.000", 0) + csv_row("9999/12/31 23:00:00.000", 0)}},
-       "usage u.csv", {"u.csv"}},
+       "usage u.csv", {"u.csv:3"}},
       {"UsageDmonStartText", {{"u.log", "# gpu    sm   mem\n# Idx     %     %\n    0    10     5\n"}},
        "usage u.log --source-format dmon --dmon-start yesterday", {"--dmon-start"}},
       {"UsageCredentialsInUrl", {}, "usage --prometheus http://alice:s3cret@127.0.0.1:1/", {"127.0.0.1:1"},
@@ -258,6 +265,13 @@ std::vector<Hostile> table() {
       {"UnknownLanguage", {}, "quote --lang xx --gpu a100-80gb-sxm --gpus 8", {"--lang"}},
       {"UnknownFormat", {}, kQuoteFlags + "--format xml", {"--format"}},
   };
+}
+
+std::vector<Hostile> table() {
+  std::vector<Hostile> all;
+  for (auto rows : {planning_rows, host_rows})
+    for (auto& row : rows()) all.push_back(std::move(row));
+  return all;
 }
 
 struct Outcome {

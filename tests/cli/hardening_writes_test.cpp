@@ -212,6 +212,9 @@ TEST(HardeningWritesTest, CredentialsAreStrippedFromURLs) {
   EXPECT_EQ(url_without_credentials("bob:pw@prom:9090"), "prom:9090");       // no scheme
   EXPECT_EQ(url_without_credentials("http://prom/a@b"), "http://prom/a@b");  // '@' in the path is no credential
   EXPECT_EQ(url_without_credentials("http://a:b@c@prom/"), "http://prom/");  // up to the last '@'
+  // A raw '/' in the password: the '@' after it still ends the credentials.
+  EXPECT_EQ(url_without_credentials("http://bob:pa/ss@prom:9090/"), "http://prom:9090/");
+  EXPECT_EQ(url_without_credentials("http://bob:pa/ss@prom/api?q=a@b"), "http://prom/api?q=a@b");
 }
 
 TEST(HardeningWritesTest, APrometheusPasswordNeverReachesAnError) {

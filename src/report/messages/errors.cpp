@@ -209,7 +209,7 @@ constexpr Words kWords[] = {
   {"error.yaml.duplicate_key", "key '{key}' is given twice in one mapping (YAML keeps only one: remove the other)", "同一映射中键“{key}”出现了两次（YAML 只保留其一，请删去另一个）"},
   {"error.yaml.second_document", "a second YAML document (`---`): a file holds one", "出现第二个 YAML 文档（`---`）：一个文件只能有一个文档"},
   {"error.yaml.alias", "YAML anchors and aliases (&, *) are not allowed here: write the value out", "此处不允许 YAML 锚点和别名（&、*）：请直接写出取值"},
-  {"error.value.money_overflow", "makes a {what} that is not a finite amount (got {got}): a figure is far too large", "算出的{what}不是有限金额（实际为 {got}）：某个数值过大"},
+  {"error.value.money_overflow", "makes a total that is not a finite amount (got {got}): a figure is far too large", "算出的总额不是有限金额（实际为 {got}）：某个数值过大"},
   {"error.yaml.not_bool", "must be true or false", "必须是 true 或 false"},
   {"error.yaml.not_range", "must be [low, high] or one number", "必须是 [下限, 上限] 或单个数字"},
   {"error.yaml.low_above_high", "low is above high", "下限高于上限"},

@@ -11,7 +11,7 @@ constexpr Words kWords[] = {
   {"watch.exporter.bad_listen", "expected host:port (for example 127.0.0.1:9400 or [::1]:9400), got {got}", "应为 主机:端口（例如 127.0.0.1:9400 或 [::1]:9400），实际为 {got}"},
   {"watch.exporter.bad_port", "the port must be a whole number from 0 to 65535, got {got}", "端口须为 0 到 65535 之间的整数，实际为 {got}"},
   {"watch.exporter.bind_failed", "cannot listen on {address}: the port is in use or the address is not one of this host's", "无法在 {address} 上监听：端口已被占用，或该地址不属于本机"},
-  {"watch.web_config.unreadable", "cannot read the web-config file", "无法读取 web 配置文件"},
+  {"watch.web_config.unreadable", "cannot read the web-config file: {why}", "无法读取 web 配置文件：{why}"},
   {"watch.web_config.not_yaml", "not valid YAML: {why}", "不是有效的 YAML：{why}"},
   {"watch.web_config.not_map", "must be a mapping of settings", "必须是设置项的映射"},
   {"watch.web_config.not_text", "must be a text value", "必须是文本值"},
