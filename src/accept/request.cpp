@@ -13,6 +13,13 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// A file that could not be read, with the reason the reader gave (missing, not a regular file,
+// too large), named by the flag that gave it.
+Error flagged(Error e, const char* flag) {
+  e.field = flag;
+  return e;
+}
+
 std::string base_name(const std::string& path) {
   return fs::path(path).filename().string();
 }
@@ -87,7 +94,7 @@ class Preparation {
     using Parsed = std::decay_t<decltype(*parser(std::string_view()))>;
     if (!file.empty()) {
       auto text = read_text_file(file);
-      if (!text) return Error{file, 0, flag, Phrase("cli.file.cannot_read")};
+      if (!text) return flagged(text.error(), flag);
       keep("inputs/" + base_name(file), file);
       auto parsed = parser(*text);
       if (!parsed) return Error{file, parsed.error().line, parsed.error().field, parsed.error().message};
@@ -141,7 +148,7 @@ class Preparation {
     std::optional<std::string> text;
     if (!request_.benchmark.empty()) {
       auto file = read_text_file(request_.benchmark);
-      if (!file) return Error{request_.benchmark, 0, "--benchmark", Phrase("cli.file.cannot_read")};
+      if (!file) return flagged(file.error(), "--benchmark");
       text = std::move(*file);
       in.benchmark_source = request_.benchmark;
       keep("inputs/" + base_name(request_.benchmark), request_.benchmark);
@@ -180,7 +187,7 @@ class Preparation {
     }
     if (request_.checksums.empty()) return {};
     auto text = read_text_file(request_.checksums);
-    if (!text) return Error{request_.checksums, 0, "--checksums", Phrase("cli.file.cannot_read")};
+    if (!text) return flagged(text.error(), "--checksums");
     auto sums = parse_checksums(*text, request_.checksums);
     if (!sums) return sums.error();
     in.expected_sha256 = *sums;
@@ -217,7 +224,7 @@ class Preparation {
       auto hash = sha256_file(file);
       if (!hash) return hash.error();
       auto text = read_text_file(file);
-      if (!text) return Error{file, 0, "--attach", Phrase("cli.file.cannot_read")};
+      if (!text) return flagged(text.error(), "--attach");
       Attachment a;
       a.check = check;
       a.file = file;

@@ -103,7 +103,11 @@ Result<DiagnoseInputs> prepare_diagnosis(const DiagnoseRequest& request, probe::
   if (auto sampled = sample_live(request, host, progress, in); !sampled) return sampled.error();
   if (!request.topo.empty()) {
     auto text = read_text_file(request.topo);
-    if (!text) return Error{request.topo, 0, "--topo", Phrase("cli.file.cannot_read")};
+    if (!text) {
+      Error e = text.error();  // its reason: missing, not a regular file, too large
+      e.field = "--topo";
+      return e;
+    }
     auto parsed = probe::parse_topo_matrix(*text);
     if (!parsed) return Error{request.topo, parsed.error().line, parsed.error().field, parsed.error().message};
     in.topo = *parsed;
