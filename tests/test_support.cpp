@@ -7,7 +7,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -54,9 +56,8 @@ const catalog::Catalog& default_catalog() {
 }
 
 std::string temp_dir() {
-  static int counter = 0;
-  fs::path dir = fs::temp_directory_path() / ("gpuplan-test-" + std::to_string(getpid()) + "-" + std::to_string(counter++));
-  fs::create_directories(dir);
+  std::string pattern = (fs::temp_directory_path() / "gpuplan-test-XXXXXX").string();
+  if (!mkdtemp(pattern.data())) ADD_FAILURE() << "mkdtemp " << pattern << ": " << std::strerror(errno);
   static struct Cleanup {
     std::vector<fs::path> dirs;
     ~Cleanup() {
@@ -64,14 +65,21 @@ std::string temp_dir() {
       for (const auto& d : dirs) fs::remove_all(d, ec);
     }
   } cleanup;
-  cleanup.dirs.push_back(dir);
-  return dir.string();
+  cleanup.dirs.push_back(pattern);
+  return pattern;
 }
 
 std::string write_file(const std::string& dir, const std::string& name, const std::string& text) {
   std::string path = dir + "/" + name;
   std::ofstream(path) << text;
   return path;
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
 }
 
 catalog::Catalog catalog_with(const std::vector<std::pair<std::string, std::string>>& files) {
@@ -160,14 +168,8 @@ CliResult run_gpuplan(const std::string& args, const std::string& env) {
   int status = std::system(cmd.c_str());
   CliResult r;
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  auto slurp = [](const std::string& p) {
-    std::ifstream in(p);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-  };
-  r.out = slurp(dir + "/out");
-  r.err = slurp(dir + "/err");
+  r.out = read_file(dir + "/out");
+  r.err = read_file(dir + "/err");
   return r;
 }
 

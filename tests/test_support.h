@@ -53,9 +53,12 @@ const catalog::Catalog& default_catalog();
 // The default catalog with `files` (name -> YAML text) laid over it from a temporary directory.
 catalog::Catalog catalog_with(const std::vector<std::pair<std::string, std::string>>& files);
 
-// A temporary directory, removed at exit.
+// A new, empty temporary directory (mkdtemp, so never one a killed test process left behind),
+// removed at exit.
 std::string temp_dir();
 std::string write_file(const std::string& dir, const std::string& name, const std::string& text);
+// The bytes of the file at `path`; "" when it cannot be read.
+std::string read_file(const std::string& path);
 
 // Parses and resolves a configuration; the test fails on an error.
 plan::ServerConfig config_from(const std::string& yaml, const catalog::Catalog& cat = default_catalog());

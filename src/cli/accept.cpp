@@ -7,8 +7,8 @@
 #include "cli/host_flags.h"
 #include "cli/verb.h"
 #include "core/dates.h"
+#include "core/text.h"
 #include "report/accept_render.h"
-#include "report/escape.h"
 
 namespace gpuplan::cli {
 namespace {
@@ -43,7 +43,7 @@ Result<void> write_evidence(const AcceptArgs& a, const GatheredHost& host, const
   if (!written) return written.error();
   note(Phrase("cli.accept.wrote_evidence")
            .fact("count", std::to_string(*written))
-           .fact("dir", report::shell_quoted(a.evidence)));
+           .fact("dir", shell_quoted(a.evidence)));
   return {};
 }
 

@@ -16,6 +16,19 @@ std::string_view trim_chars(std::string_view s, std::string_view front, std::str
   return s;
 }
 
+std::string shell_quoted(std::string_view text) {
+  auto plain = [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+           std::string_view("_./:@%+=,-").find(c) != std::string_view::npos;
+  };
+  bool all_plain = !text.empty();
+  for (char c : text) all_plain = all_plain && plain(c);
+  if (all_plain) return std::string(text);
+  std::string out = "'";
+  for (char c : text) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
 std::string lower(std::string s) {
   for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return s;

@@ -22,6 +22,10 @@ inline std::string_view trim_chars(std::string_view s, std::string_view chars) {
   return trim_chars(s, chars, chars);
 }
 
+// A word a POSIX shell reads back as exactly `text`: `text` unchanged when it holds only
+// characters a shell takes literally, otherwise in single quotes (a ' inside written as '\'').
+std::string shell_quoted(std::string_view text);
+
 // `s` with ASCII letters in lower case.
 std::string lower(std::string s);
 

@@ -9,18 +9,12 @@
 #include <cstdlib>
 #include <sstream>
 
+#include "core/text.h"
 #include "probe/host_input.h"
 #include "probe/machine.h"
 
 namespace gpuplan::probe {
 namespace {
-
-// 'text' for sh, with each ' written as '\''.
-std::string shell_quote(const std::string& text) {
-  std::string out = "'";
-  for (char ch : text) out += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
-  return out + "'";
-}
 
 // coreutils `timeout` exits with this status when it had to stop the command.
 constexpr int kTimedOutStatus = 124;
@@ -71,7 +65,7 @@ class LiveHost final : public machine::MachineHost {
 
   ToolRun run(const std::string& command, std::chrono::seconds timeout) override {
     ToolRun r;
-    const std::string line = "timeout " + std::to_string(timeout.count()) + " sh -c " + shell_quote(command) + " 2>&1";
+    const std::string line = "timeout " + std::to_string(timeout.count()) + " sh -c " + shell_quoted(command) + " 2>&1";
     FILE* pipe = popen(line.c_str(), "r");
     if (!pipe) return r;
     r.started = true;

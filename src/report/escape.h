@@ -2,8 +2,7 @@
 // show. A caller may rely on: escape_controls leaves newline, tab and every printable character
 // (UTF-8 included) as they are and writes each other C0 control, DEL and C1 control (U+0080 to
 // U+009F) as a visible escape ("\x1b", "\r", "\u009b"), so that no input can move the cursor,
-// recolour or retitle a terminal, or hide text in a Markdown report; shell_quoted gives a word a
-// POSIX shell reads back as exactly `text`.
+// recolour or retitle a terminal, or hide text in a Markdown report.
 #pragma once
 
 #include <string>
@@ -23,9 +22,5 @@ std::string escape_controls_but_colour(std::string_view text);
 // escape_controls_but_colour), so that the terminal and Markdown writers show no raw control
 // character whatever the report quotes.
 Report without_controls(Report report);
-
-// `text` unchanged when it holds only characters a shell takes literally, otherwise in single
-// quotes (a single quote inside written as '\'').
-std::string shell_quoted(std::string_view text);
 
 }  // namespace gpuplan::report

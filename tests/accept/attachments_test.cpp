@@ -28,10 +28,7 @@ std::string fixture(const std::string& name) {
 }
 
 std::string text_of(const std::string& name) {
-  std::ifstream f(fixture(name), std::ios::binary);
-  std::stringstream s;
-  s << f.rdbuf();
-  return s.str();
+  return testing::read_file(fixture(name));
 }
 
 // An attachment as request.cpp reads it: the fixture's text through the check's reader.

@@ -19,18 +19,12 @@ namespace {
 
 using nlohmann::json;
 using testing::default_catalog;
+using testing::read_file;
 using testing::run_gpuplan;
 using testing::source_path;
 
 std::string fixture(const std::string& name) {
   return source_path("tests/fixtures/benchmarks/" + name);
-}
-
-std::string read(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
 }
 
 // NVML showing `n` GPUs: the host's count, which no total is divided by.
@@ -67,7 +61,7 @@ std::string detail_en(const Finding& c) {
 // --- what the output says ------------------------------------------------------------------------
 
 TEST(BenchmarkTest, TfCnnBenchmarksTotalOverTheDevicesItListed) {
-  auto f = parse_benchmark(read(fixture("tf_cnn_benchmarks-8gpu.txt")));
+  auto f = parse_benchmark(read_file(fixture("tf_cnn_benchmarks-8gpu.txt")));
   ASSERT_TRUE(f);
   EXPECT_DOUBLE_EQ(f->images_per_s, 15120.80);  // "total images/sec: 15120.80", line 25
   EXPECT_EQ(f->scope, BenchmarkScope::kTotal);
@@ -78,7 +72,7 @@ TEST(BenchmarkTest, TfCnnBenchmarksTotalOverTheDevicesItListed) {
 }
 
 TEST(BenchmarkTest, TfCnnBenchmarksWithoutItsHeaderSaysTotalButNotHowManyGpus) {
-  auto f = parse_benchmark(read(fixture("tf_cnn_benchmarks-no-header.txt")));
+  auto f = parse_benchmark(read_file(fixture("tf_cnn_benchmarks-no-header.txt")));
   ASSERT_TRUE(f);
   EXPECT_DOUBLE_EQ(f->images_per_s, 138.95);
   EXPECT_EQ(f->scope, BenchmarkScope::kTotal);
@@ -86,7 +80,7 @@ TEST(BenchmarkTest, TfCnnBenchmarksWithoutItsHeaderSaysTotalButNotHowManyGpus) {
 }
 
 TEST(BenchmarkTest, DeepLearningExamplesPyTorchTotalIpsOverItsWorldSize) {
-  auto f = parse_benchmark(read(fixture("dle-pytorch-rn50-16gpu.txt")));
+  auto f = parse_benchmark(read_file(fixture("dle-pytorch-rn50-16gpu.txt")));
   ASSERT_TRUE(f);
   EXPECT_DOUBLE_EQ(f->images_per_s, 10393.54);  // the last iteration's train.total_ips
   EXPECT_EQ(f->scope, BenchmarkScope::kTotal);
@@ -96,7 +90,7 @@ TEST(BenchmarkTest, DeepLearningExamplesPyTorchTotalIpsOverItsWorldSize) {
 }
 
 TEST(BenchmarkTest, DeepLearningExamplesTensorFlowTotalIpsWithoutAGpuCount) {
-  auto f = parse_benchmark(read(fixture("dle-tensorflow-rn50.txt")));
+  auto f = parse_benchmark(read_file(fixture("dle-tensorflow-rn50.txt")));
   ASSERT_TRUE(f);
   EXPECT_DOUBLE_EQ(f->images_per_s, 2872.6572422280487);
   EXPECT_EQ(f->scope, BenchmarkScope::kTotal);
@@ -114,11 +108,11 @@ TEST(BenchmarkTest, TheTotalRateOfASummaryWinsOverTheComputeRateAfterIt) {
 }
 
 TEST(BenchmarkTest, PerGpuWordingsInEnglishAndChinese) {
-  auto en = parse_benchmark(read(fixture("per-gpu-wording.txt")));
+  auto en = parse_benchmark(read_file(fixture("per-gpu-wording.txt")));
   ASSERT_TRUE(en);
   EXPECT_DOUBLE_EQ(en->images_per_s, 1900.2);
   EXPECT_EQ(en->scope, BenchmarkScope::kPerGpu);
-  auto zh = parse_benchmark(read(fixture("per-gpu-wording-zh.txt")));
+  auto zh = parse_benchmark(read_file(fixture("per-gpu-wording-zh.txt")));
   ASSERT_TRUE(zh);
   EXPECT_DOUBLE_EQ(zh->images_per_s, 1905.3);
   EXPECT_EQ(zh->scope, BenchmarkScope::kPerGpu);
@@ -162,7 +156,7 @@ TEST(BenchmarkTest, OnNGpusIsATotalWithItsCountAndABareFigureSaysNeither) {
 
 TEST(BenchmarkTest, ATotalIsDividedByTheRunsGpusAsTheOutputSays) {
   // 15,120.80 ÷ 8 = 1,890.1 ≥ 1,850.
-  Finding c = performance(host_with(read(fixture("tf_cnn_benchmarks-8gpu.txt"))));
+  Finding c = performance(host_with(read_file(fixture("tf_cnn_benchmarks-8gpu.txt"))));
   EXPECT_EQ(c.severity, Severity::kPass);
   EXPECT_EQ(detail_en(c),
             "15,120.8 images/s for the whole run (as line 25 of the output states) ÷ 8 GPUs (as line 10 of the output "
@@ -173,7 +167,7 @@ TEST(BenchmarkTest, ATotalIsDividedByTheRunsGpusAsTheOutputSays) {
 
 TEST(BenchmarkTest, APerGpuFigureIsNeverDivided) {
   // 1,900.2 per GPU on an 8-GPU host: judged as 1,900.2 (divided it would be 237.5 and fail).
-  Finding pass = performance(host_with(read(fixture("per-gpu-wording.txt"))));
+  Finding pass = performance(host_with(read_file(fixture("per-gpu-wording.txt"))));
   EXPECT_EQ(pass.severity, Severity::kPass);
   EXPECT_EQ(detail_en(pass),
             "1,900.2 images/s per GPU (as line 3 of the output states), at or above the clause's 1,850 (ResNet-50 "
@@ -187,7 +181,7 @@ TEST(BenchmarkTest, APerGpuFigureIsNeverDivided) {
 
 TEST(BenchmarkTest, SixteenGpusOfTwoServersAreDividedBySixteen) {
   // 10,393.54 ÷ 16 = 649.59625 → 649.60 < 1,850: the V100 run of the fixture fails the A100 clause.
-  Finding c = performance(host_with(read(fixture("dle-pytorch-rn50-16gpu.txt"))));
+  Finding c = performance(host_with(read_file(fixture("dle-pytorch-rn50-16gpu.txt"))));
   EXPECT_EQ(c.severity, Severity::kFail);
   EXPECT_NE(detail_en(c).find("÷ 16 GPUs (as line 1 of the output states) = 649.60 images/s per GPU"),
             std::string::npos)
@@ -195,7 +189,7 @@ TEST(BenchmarkTest, SixteenGpusOfTwoServersAreDividedBySixteen) {
 }
 
 TEST(BenchmarkTest, ATotalWithoutAGpuCountNeedsBenchmarkGpusNotTheHostsCount) {
-  AcceptInputs in = host_with(read(fixture("tf_cnn_benchmarks-no-header.txt")));
+  AcceptInputs in = host_with(read_file(fixture("tf_cnn_benchmarks-no-header.txt")));
   Finding c = performance(in);
   EXPECT_EQ(c.severity, Severity::kNeedsEvidence);
   ASSERT_EQ(c.notes.size(), 1u);

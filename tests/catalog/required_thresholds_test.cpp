@@ -21,15 +21,9 @@ namespace {
 namespace fs = std::filesystem;
 using gpuplan::testing::CliResult;
 using gpuplan::testing::run_gpuplan;
+using gpuplan::testing::read_file;
 using gpuplan::testing::source_path;
 using gpuplan::testing::temp_dir;
-
-std::string slurp(const fs::path& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 bool required(const std::string& id) {
   const auto& ids = required_thresholds();
@@ -42,7 +36,7 @@ std::vector<std::pair<std::string, std::string>> sources() {
   for (const auto& de : fs::recursive_directory_iterator(source_path("src"))) {
     const std::string ext = de.path().extension().string();
     if ((ext == ".cpp" || ext == ".h") && de.path().filename() != "required_thresholds.cpp")
-      out.emplace_back(de.path().string(), slurp(de.path()));
+      out.emplace_back(de.path().string(), read_file(de.path()));
   }
   return out;
 }
@@ -51,7 +45,7 @@ std::vector<std::pair<std::string, std::string>> sources() {
 std::string catalog_without(const std::string& id) {
   const std::string dir = temp_dir() + "/catalog";
   fs::copy(source_path("catalog"), dir, fs::copy_options::recursive);
-  std::string text = slurp(dir + "/threshold.yaml");
+  std::string text = read_file(dir + "/threshold.yaml");
   const size_t begin = text.find("  - id: " + id + "\n");
   EXPECT_NE(begin, std::string::npos) << id;
   const size_t end = text.find("\n  - id: ", begin + 1);

@@ -30,13 +30,7 @@ using testing::source_path;
 using testing::temp_dir;
 using testing::write_file;
 
-std::string sh_quote(const std::string& s) {
-  std::string out = "'";
-  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
-
-std::string example(const std::string& name) { return sh_quote(source_path("examples/" + name)); }
+std::string example(const std::string& name) { return shell_quoted(source_path("examples/" + name)); }
 
 json parse_json(const CliResult& r) {
   json j = json::parse(r.out, nullptr, /*allow_exceptions=*/false);
@@ -54,14 +48,8 @@ CliResult run_shell(const std::string& command) {
   int status = std::system((command + " >" + dir + "/out 2>" + dir + "/err </dev/null").c_str());
   CliResult r;
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  auto slurp = [](const std::string& p) {
-    std::ifstream in(p);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-  };
-  r.out = slurp(dir + "/out");
-  r.err = slurp(dir + "/err");
+  r.out = testing::read_file(dir + "/out");
+  r.err = testing::read_file(dir + "/err");
   return r;
 }
 
@@ -673,11 +661,11 @@ TEST(CliTest, CatalogOverrideChangesTheGpuPrice) {
 TEST(CliTest, InstalledBinaryFindsItsCatalogFromAnyDirectory) {
   const std::string build_dir = testing::build_dir();  // the tree that installs, for both test executables
   const std::string prefix = temp_dir() + "/prefix";
-  CliResult install = run_shell("cmake --install " + sh_quote(build_dir) + " --prefix " + sh_quote(prefix));
+  CliResult install = run_shell("cmake --install " + shell_quoted(build_dir) + " --prefix " + shell_quoted(prefix));
   ASSERT_EQ(install.exit_code, 0) << install.out << install.err;
   EXPECT_TRUE(fs::exists(prefix + "/share/gpuplan/catalog/gpu.yaml"));
 
-  const std::string bin = sh_quote(prefix + "/bin/gpuplan");
+  const std::string bin = shell_quoted(prefix + "/bin/gpuplan");
   CliResult list = run_shell("cd / && env -u GPUPLAN_CATALOG " + bin + " catalog list gpu");
   EXPECT_EQ(list.exit_code, 0) << list.err;
   EXPECT_TRUE(contains(list.out, "a100-80gb-sxm")) << list.out;
@@ -703,13 +691,13 @@ TEST(CliTest, NoColorTurnsOffColourOnATerminal) {
   if (std::system("command -v script >/dev/null 2>&1") != 0) GTEST_SKIP() << "needs script(1) for a pseudo-terminal";
   // script(1) gives gpuplan a terminal, where it colours the verdict unless told not to.
   const std::string cmd = std::string(GPUPLAN_BINARY) + " audit --lang en " + source_path("examples/vendor-quote-padded.yaml");
-  CliResult tty = run_shell("env -u NO_COLOR script -qec " + sh_quote(cmd) + " /dev/null");
+  CliResult tty = run_shell("env -u NO_COLOR script -qec " + shell_quoted(cmd) + " /dev/null");
   EXPECT_TRUE(contains(tty.out, "\x1b[1;31mfail\x1b[0m")) << tty.out;
   const std::string verdict = report::ui("verdict", Lang::kEn) + ": " + report::ui("fail", Lang::kEn);
-  CliResult no_color = run_shell("NO_COLOR=1 script -qec " + sh_quote(cmd) + " /dev/null");
+  CliResult no_color = run_shell("NO_COLOR=1 script -qec " + shell_quoted(cmd) + " /dev/null");
   EXPECT_TRUE(contains(no_color.out, verdict)) << no_color.out;
   EXPECT_FALSE(contains(no_color.out, "\x1b[")) << no_color.out;
-  CliResult flag = run_shell("env -u NO_COLOR script -qec " + sh_quote(cmd + " --no-color") + " /dev/null");
+  CliResult flag = run_shell("env -u NO_COLOR script -qec " + shell_quoted(cmd + " --no-color") + " /dev/null");
   EXPECT_TRUE(contains(flag.out, verdict)) << flag.out;
   EXPECT_FALSE(contains(flag.out, "\x1b[")) << flag.out;
 }
@@ -734,14 +722,12 @@ TEST(CliTest, TcoDualExampleRentsAndSaysWhy) {
 
 TEST(CliTest, TcoHtmlReportIsWrittenToTheOutputFile) {
   std::string out = temp_dir() + "/tco.html";
-  CliResult r = run_gpuplan("tco " + example("tco-hybrid-nightly.yaml") + " --format html --draws 100 --output " + sh_quote(out));
+  CliResult r = run_gpuplan("tco " + example("tco-hybrid-nightly.yaml") + " --format html --draws 100 --output " + shell_quoted(out));
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  std::ifstream in(out);
-  std::stringstream html;
-  html << in.rdbuf();
-  EXPECT_EQ(html.str().rfind("<!DOCTYPE html>", 0), 0u);
-  EXPECT_TRUE(contains(html.str(), "<svg"));
-  EXPECT_FALSE(contains(html.str(), "<script"));
+  const std::string html = testing::read_file(out);
+  EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0u);
+  EXPECT_TRUE(contains(html, "<svg"));
+  EXPECT_FALSE(contains(html, "<script"));
 }
 
 TEST(CliTest, HtmlIsRefusedWhereNotOffered) {
@@ -779,14 +765,14 @@ TEST(CliTest, BadScenariosExit2NamingFileLineAndField) {
   };
   for (const Case& c : cases) {
     std::string path = write_file(dir, "s.yaml", c.yaml);
-    CliResult r = run_gpuplan("tco " + sh_quote(path));
+    CliResult r = run_gpuplan("tco " + shell_quoted(path));
     EXPECT_EQ(r.exit_code, 2) << c.yaml;
     EXPECT_TRUE(contains(r.err, c.expected)) << "expected '" << c.expected << "' in: " << r.err;
   }
   // A demand file with a gap names the CSV's own line.
   write_file(dir, "gap.csv", "hour,busy_gpus\n0,1\n1,1\n3,1\n");
   std::string path = write_file(dir, "s.yaml", "horizon: 4 h\n" + head + "demand: {file: gap.csv}\n");
-  CliResult r = run_gpuplan("tco " + sh_quote(path));
+  CliResult r = run_gpuplan("tco " + shell_quoted(path));
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_TRUE(contains(r.err, "gap.csv:4:")) << r.err;
 }
@@ -795,11 +781,11 @@ TEST(CliTest, BadScenariosExit2NamingFileLineAndField) {
 
 TEST(CliTest, UsageSynthThenAnalyseGivesHeatmapPatternAndCosts) {
   const std::string dir = temp_dir();
-  CliResult synth = run_gpuplan("usage synth --pattern nightly-peak --gpus 4 --days 7 --interval 5min --output " + sh_quote(dir + "/n.csv"));
+  CliResult synth = run_gpuplan("usage synth --pattern nightly-peak --gpus 4 --days 7 --interval 5min --output " + shell_quoted(dir + "/n.csv"));
   ASSERT_EQ(synth.exit_code, 0) << synth.err;
   // PCIe cards, bought one by one (an HGX board would be owned whole or not at all).
-  CliResult r = run_gpuplan("usage " + sh_quote(dir + "/n.csv") + " --gpu a100-80gb-pcie --format json --write-demand " +
-                            sh_quote(dir + "/demand.csv"));
+  CliResult r = run_gpuplan("usage " + shell_quoted(dir + "/n.csv") + " --gpu a100-80gb-pcie --format json --write-demand " +
+                            shell_quoted(dir + "/demand.csv"));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   json j = parse_json(r);
   EXPECT_EQ(j["hours"], 168);
@@ -837,7 +823,7 @@ TEST(CliTest, UsageReportsSkippedLinesWithFileAndLine) {
   std::string path = write_file(dir, "bad.csv",
                                 "timestamp, index, utilization.gpu [%]\n2024/05/01 12:00:00.000, 0, 40 %\nnot a row\n"
                                 "2024/05/01 12:00:01.000, 0, 41 %\n");
-  CliResult r = run_gpuplan("usage " + sh_quote(path) + " --format json");
+  CliResult r = run_gpuplan("usage " + shell_quoted(path) + " --format json");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   json j = parse_json(r);
   EXPECT_EQ(j["skipped_count"], 1);
@@ -845,7 +831,7 @@ TEST(CliTest, UsageReportsSkippedLinesWithFileAndLine) {
   EXPECT_TRUE(contains(r.err, "bad.csv:3")) << r.err;
   // The note and "wrote FILE" in Chinese: the count, the file:line and where the report went.
   const std::string out = dir + "/usage.md";
-  CliResult zh = run_gpuplan("usage " + sh_quote(path) + " --format md --lang zh --output " + sh_quote(out));
+  CliResult zh = run_gpuplan("usage " + shell_quoted(path) + " --format md --lang zh --output " + shell_quoted(out));
   ASSERT_EQ(zh.exit_code, 0) << zh.err;
   const std::string note = report::say(Phrase("cli.skipped_lines").fact("count", "1").fact("first", ""), Lang::kZh);
   EXPECT_TRUE(contains(zh.err, "gpuplan: " + note)) << zh.err;

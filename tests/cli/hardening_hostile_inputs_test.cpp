@@ -282,13 +282,6 @@ struct Outcome {
   std::string out, err;
 };
 
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 // Runs `gpuplan ARGS` in `dir` with English words; kills it after 10 s (a hang).
 Outcome run_in(const std::string& dir, const std::string& args) {
   auto start = std::chrono::steady_clock::now();
@@ -324,8 +317,8 @@ Outcome run_in(const std::string& dir, const std::string& args) {
   o.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   o.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   o.max_rss_kb = usage.ru_maxrss;
-  o.out = slurp(dir + "/out");
-  o.err = slurp(dir + "/err");
+  o.out = testing::read_file(dir + "/out");
+  o.err = testing::read_file(dir + "/err");
   return o;
 }
 

@@ -20,6 +20,7 @@
 #include "core/bundle.h"
 #include "core/output_file.h"
 #include "core/temp_dirs.h"
+#include "core/text.h"
 #include "core/url.h"
 #include "probe/snapshot.h"
 #include "report/escape.h"
@@ -32,15 +33,11 @@ namespace {
 namespace fs = std::filesystem;
 using report::Lang;
 using testing::gpuplan_binary;
+using testing::read_file;
 using testing::run_gpuplan;
 using testing::source_path;
 using testing::temp_dir;
 using testing::write_file;
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
 
 std::vector<std::string> names_in(const std::string& dir) {
   std::vector<std::string> names;
@@ -59,7 +56,7 @@ ShellResult bash(const std::string& script) {
   const std::string dir = temp_dir();
   write_file(dir, "script.sh", script);
   const int status = std::system(("bash " + dir + "/script.sh 2>" + dir + "/err").c_str());
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(dir + "/err")};
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, read_file(dir + "/err")};
 }
 
 std::string example(const std::string& name) {
@@ -82,7 +79,7 @@ TEST(HardeningWritesTest, ANewFileGetsTheTextAndTheModeOfAPlainNewFile) {
   auto written = write_output_file(dir + "/out.txt", "hello\n", "--output");
   ::umask(old);
   ASSERT_TRUE(written) << written.error().str();
-  EXPECT_EQ(slurp(dir + "/out.txt"), "hello\n");
+  EXPECT_EQ(read_file(dir + "/out.txt"), "hello\n");
   struct stat st {};
   ASSERT_EQ(::stat((dir + "/out.txt").c_str(), &st), 0);
   EXPECT_EQ(st.st_mode & 07777, 0644u);                           // 0666 less the umask 022, not mkstemp's 0600
@@ -95,7 +92,7 @@ TEST(HardeningWritesTest, AnExistingFileIsReplacedWholeAndKeepsItsMode) {
   ASSERT_EQ(::chmod((dir + "/out.txt").c_str(), 0600), 0);
   auto written = write_output_file(dir + "/out.txt", "new\n", "--output");
   ASSERT_TRUE(written) << written.error().str();
-  EXPECT_EQ(slurp(dir + "/out.txt"), "new\n");
+  EXPECT_EQ(read_file(dir + "/out.txt"), "new\n");
   struct stat st {};
   ASSERT_EQ(::stat((dir + "/out.txt").c_str(), &st), 0);
   EXPECT_EQ(st.st_mode & 07777, 0600u);
@@ -121,7 +118,7 @@ TEST(HardeningWritesTest, AProducerThatFailsLeavesTheTargetAsItWasAndNoTemporary
   });
   ASSERT_FALSE(written);
   EXPECT_EQ(written.error().file, "archive.db");  // the producer's own error, passed on
-  EXPECT_EQ(slurp(dir + "/export.csv"), "old\n");
+  EXPECT_EQ(read_file(dir + "/export.csv"), "old\n");
   EXPECT_EQ(names_in(dir), std::vector<std::string>{"export.csv"});
 }
 
@@ -166,7 +163,7 @@ TEST(HardeningWritesTest, AWriteCutShortByAFileSizeLimitKeepsTheOldFile) {
                 example("tco-dual-a100.yaml") + " --format html --lang en --output " + dir + "/tco.html");
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(r.err, cannot_write(dir + "/tco.html", "--output", EFBIG));
-  EXPECT_EQ(slurp(dir + "/tco.html"), "the report of last week\n");
+  EXPECT_EQ(read_file(dir + "/tco.html"), "the report of last week\n");
   EXPECT_EQ(names_in(dir), std::vector<std::string>{"tco.html"});
 }
 
@@ -248,7 +245,7 @@ TEST(HardeningWritesTest, AFactFromOutsideIsEscapedInEveryMessage) {
 }
 
 TEST(HardeningWritesTest, AConfigNameWithEscapesIsShownEscapedInTheTerminalAndMarkdown) {
-  std::string yaml = slurp(example("a100-8gpu-training.yaml"));
+  std::string yaml = read_file(example("a100-8gpu-training.yaml"));
   const size_t at = yaml.find("\nname: ");
   ASSERT_NE(at, std::string::npos);
   yaml.replace(at + 1, yaml.find('\n', at + 1) - at - 1, "name: \"evil \\e]0;pwned\\a\\e[2J\\r node\"");
@@ -263,10 +260,10 @@ TEST(HardeningWritesTest, AConfigNameWithEscapesIsShownEscapedInTheTerminalAndMa
 }
 
 TEST(HardeningWritesTest, ShellQuotingLeavesPlainWordsAndQuotesTheRest) {
-  EXPECT_EQ(report::shell_quoted("/srv/evidence-42/run_1"), "/srv/evidence-42/run_1");
-  EXPECT_EQ(report::shell_quoted("/srv/my evidence"), "'/srv/my evidence'");
-  EXPECT_EQ(report::shell_quoted("it's $HOME"), "'it'\\''s $HOME'");
-  EXPECT_EQ(report::shell_quoted(""), "''");
+  EXPECT_EQ(shell_quoted("/srv/evidence-42/run_1"), "/srv/evidence-42/run_1");
+  EXPECT_EQ(shell_quoted("/srv/my evidence"), "'/srv/my evidence'");
+  EXPECT_EQ(shell_quoted("it's $HOME"), "'it'\\''s $HOME'");
+  EXPECT_EQ(shell_quoted(""), "''");
 }
 
 // --- snapshots and temporary directories --------------------------------------------------------

@@ -25,15 +25,9 @@ namespace fs = std::filesystem;
 using testing::default_catalog;
 using testing::run_gpuplan;
 using testing::source_path;
+using testing::read_file;
 using testing::temp_dir;
 using testing::write_file;
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 // What a run may quote as it is: every file under the repository's examples and test fixtures,
 // the files a test generates, and the catalog's ids and sources in the language being checked.
@@ -42,7 +36,7 @@ class Quoted {
   explicit Quoted(report::Lang lang) {
     for (const char* dir : {"examples", "tests/fixtures"})
       for (const auto& e : fs::recursive_directory_iterator(source_path(dir)))
-        if (e.is_regular_file() && e.file_size() < (1 << 20)) text_ += slurp(e.path()) + "\n";
+        if (e.is_regular_file() && e.file_size() < (1 << 20)) text_ += read_file(e.path()) + "\n";
     for (const auto& e : default_catalog().entries()) {
       text_ += e.id + "\n" + (lang == report::Lang::kZh ? e.display_source_zh() : e.source) + "\n";
       // A name without a Chinese form is a product name ("Intel Xeon Silver 4314"), the same in both.
@@ -52,7 +46,7 @@ class Quoted {
         if (e.has(key)) text_ += e.text(key) + "\n";
     }
   }
-  void add_file(const std::string& path) { text_ += slurp(path) + "\n"; }
+  void add_file(const std::string& path) { text_ += read_file(path) + "\n"; }
   void add(const std::string& text) { text_ += text + "\n"; }
   bool has(const std::string& s) const { return text_.find(s) != std::string::npos; }
 
@@ -113,7 +107,7 @@ const std::regex kArticleCite(R"(\b(S[01]) §(\d+(?:\.\d+)?(?: #\d+)?))");
 // The headings (and explicit anchors) of a Markdown file under docs/.
 std::set<std::string> headings(const std::string& file) {
   std::set<std::string> out;
-  std::istringstream in(slurp(source_path("docs/" + file)));
+  std::istringstream in(read_file(source_path("docs/" + file)));
   static const std::regex heading(R"(^#{1,4} (.+?)\s*$)"), anchor(R"re(<a id="([^"]+)"></a>)re");
   std::smatch m;
   for (std::string line; std::getline(in, line);) {

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "core/text.h"
 #include "test_support.h"
 
 namespace gpuplan {
@@ -22,13 +23,8 @@ namespace {
 
 namespace fs = std::filesystem;
 using testing::source_path;
+using testing::read_file;
 using testing::temp_dir;
-
-std::string quoted(const std::string& s) {
-  std::string out = "'";
-  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
 
 struct Shell {
   int status = -1;
@@ -47,17 +43,10 @@ Shell sh(const std::string& command) {
   return r;
 }
 
-std::string read_text(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 // project(gpuplan VERSION x.y.z) in CMakeLists.txt, read here rather than taken from the build.
 std::string project_version() {
   std::smatch m;
-  const std::string cmake = read_text(source_path("CMakeLists.txt"));
+  const std::string cmake = read_file(source_path("CMakeLists.txt"));
   EXPECT_TRUE(std::regex_search(cmake, m, std::regex(R"(project\(gpuplan VERSION ([0-9.]+))")));
   return m.size() > 1 ? m[1].str() : "";
 }
@@ -71,21 +60,21 @@ const std::vector<std::string> kVerbs = {"quote",   "recommend", "audit",    "tc
 TEST(PackageTest, DebUnpacksIntoARootWhereTheBinaryFindsItsCatalog) {
   const std::string dir = temp_dir();
   // -B keeps cpack's staging and the package out of the build tree.
-  Shell pack = sh("cd " + quoted(testing::build_dir()) + " && cpack -G DEB -B " + quoted(dir + "/out"));
+  Shell pack = sh("cd " + shell_quoted(testing::build_dir()) + " && cpack -G DEB -B " + shell_quoted(dir + "/out"));
   ASSERT_EQ(pack.status, 0) << pack.output;
   const std::string arch = sh("dpkg --print-architecture").output;
   const std::string deb = dir + "/out/gpuplan_" + project_version() + "_" + arch.substr(0, arch.find('\n')) + ".deb";
   ASSERT_TRUE(fs::is_regular_file(deb)) << pack.output;
 
   // dpkg-shlibdeps turned the binary's shared libraries into package dependencies.
-  Shell depends = sh("dpkg-deb -f " + quoted(deb) + " Depends");
+  Shell depends = sh("dpkg-deb -f " + shell_quoted(deb) + " Depends");
   EXPECT_EQ(depends.status, 0);
   for (const char* lib : {"libc6", "libyaml-cpp", "libcurl4", "libsqlite3-0", "libarchive13", "libfmt"})
     EXPECT_NE(depends.output.find(lib), std::string::npos) << lib << " in " << depends.output;
-  EXPECT_FALSE(sh("dpkg-deb -f " + quoted(deb) + " Maintainer Description").output.empty());
+  EXPECT_FALSE(sh("dpkg-deb -f " + shell_quoted(deb) + " Maintainer Description").output.empty());
 
   const std::string root = dir + "/root";
-  Shell unpack = sh("dpkg -x " + quoted(deb) + " " + quoted(root));
+  Shell unpack = sh("dpkg -x " + shell_quoted(deb) + " " + shell_quoted(root));
   ASSERT_EQ(unpack.status, 0) << unpack.output;
   for (const char* file :
        {"usr/bin/gpuplan", "usr/share/man/man1/gpuplan.1.gz", "usr/share/bash-completion/completions/gpuplan",
@@ -101,11 +90,11 @@ TEST(PackageTest, DebUnpacksIntoARootWhereTheBinaryFindsItsCatalog) {
     EXPECT_TRUE(fs::is_regular_file(root + "/usr/share/gpuplan/catalog/" + e.path().filename().string())) << e.path();
   }
   EXPECT_GT(yaml, 20u);
-  EXPECT_EQ(read_text(root + "/lib/systemd/system/gpuplan-watch.service"),
-            read_text(source_path("packaging/gpuplan-watch.service")));
+  EXPECT_EQ(read_file(root + "/lib/systemd/system/gpuplan-watch.service"),
+            read_file(source_path("packaging/gpuplan-watch.service")));
 
   // The man page has a section for every verb, from its --help.
-  Shell man = sh("gzip -dc " + quoted(root + "/usr/share/man/man1/gpuplan.1.gz"));
+  Shell man = sh("gzip -dc " + shell_quoted(root + "/usr/share/man/man1/gpuplan.1.gz"));
   ASSERT_EQ(man.status, 0) << man.output;
   EXPECT_EQ(man.output.rfind(".TH GPUPLAN 1 ", 0), 0u) << man.output.substr(0, 200);
   for (const std::string& verb : kVerbs)
@@ -113,7 +102,7 @@ TEST(PackageTest, DebUnpacksIntoARootWhereTheBinaryFindsItsCatalog) {
   EXPECT_NE(man.output.find("\n.B \\-\\-rack\\-amps FLOAT\n"), std::string::npos);  // quote's flag, escaped for roff
 
   // The installed binary, from another directory and with no --catalog or $GPUPLAN_CATALOG.
-  const std::string bin = "cd / && env -u GPUPLAN_CATALOG " + quoted(root + "/usr/bin/gpuplan");
+  const std::string bin = "cd / && env -u GPUPLAN_CATALOG " + shell_quoted(root + "/usr/bin/gpuplan");
   Shell version = sh(bin + " --version");
   EXPECT_EQ(version.status, 0);
   EXPECT_TRUE(std::regex_match(
@@ -124,7 +113,7 @@ TEST(PackageTest, DebUnpacksIntoARootWhereTheBinaryFindsItsCatalog) {
   ASSERT_EQ(show.status, 0) << show.output;
   const std::string installed = fs::weakly_canonical(root + "/usr/share/gpuplan/catalog/gpu.yaml").string();
   EXPECT_EQ(nlohmann::json::parse(show.output)["file"].get<std::string>().rfind(installed + ":", 0), 0u) << show.output;
-  Shell quote = sh(bin + " quote " + quoted(source_path("examples/a100-8gpu-training.yaml")) + " --format json");
+  Shell quote = sh(bin + " quote " + shell_quoted(source_path("examples/a100-8gpu-training.yaml")) + " --format json");
   ASSERT_EQ(quote.status, 0) << quote.output;
   // The README's example: the buy total ¥902,496–1,300,152.
   EXPECT_EQ(nlohmann::json::parse(quote.output)["totals"]["buy"], (nlohmann::json{{"low", 902496}, {"high", 1300152}}));
@@ -134,9 +123,9 @@ TEST(PackageTest, DebUnpacksIntoARootWhereTheBinaryFindsItsCatalog) {
 
 TEST(PackageTest, VersionNamesTheProjectVersionAndTheCommit) {
   const std::string src = source_path("");
-  Shell top = sh("git -C " + quoted(src) + " rev-parse --show-toplevel");
+  Shell top = sh("git -C " + shell_quoted(src) + " rev-parse --show-toplevel");
   const bool in_git = top.status == 0 && fs::equivalent(top.output.substr(0, top.output.find('\n')), src);
-  Shell en = sh(quoted(testing::gpuplan_binary()) + " --lang en --version");
+  Shell en = sh(shell_quoted(testing::gpuplan_binary()) + " --lang en --version");
   ASSERT_EQ(en.status, 0) << en.output;
   std::smatch m;
   if (!in_git) {
@@ -147,8 +136,8 @@ TEST(PackageTest, VersionNamesTheProjectVersionAndTheCommit) {
       << en.output;
   EXPECT_EQ(m[1].str(), project_version());
   // A commit of this repository (HEAD when built; an earlier one if a commit came since).
-  EXPECT_EQ(sh("git -C " + quoted(src) + " cat-file -e " + m[2].str() + "^{commit}").status, 0) << m[2];
-  Shell zh = sh(quoted(testing::gpuplan_binary()) + " --lang zh --version");
+  EXPECT_EQ(sh("git -C " + shell_quoted(src) + " cat-file -e " + m[2].str() + "^{commit}").status, 0) << m[2];
+  Shell zh = sh(shell_quoted(testing::gpuplan_binary()) + " --lang zh --version");
   EXPECT_EQ(zh.output, "gpuplan " + project_version() + "（提交 " + m[2].str() + m[3].str() + "）\n");
 }
 
@@ -156,19 +145,19 @@ TEST(PackageTest, VersionNamesTheProjectVersionAndTheCommit) {
 // "+dirty" once a tracked file changes, "" (unknown) outside git; the file kept when unchanged.
 TEST(PackageTest, VersionScriptNamesTheCommitOrNone) {
   const std::string dir = temp_dir();
-  const std::string script = quoted(source_path("packaging/version.cmake"));
+  const std::string script = shell_quoted(source_path("packaging/version.cmake"));
   auto generate = [&](const std::string& source, const std::string& out) {
-    Shell r = sh("cmake -DSOURCE_DIR=" + quoted(source) + " -DOUTPUT=" + quoted(out) + " -P " + script);
+    Shell r = sh("cmake -DSOURCE_DIR=" + shell_quoted(source) + " -DOUTPUT=" + shell_quoted(out) + " -P " + script);
     EXPECT_EQ(r.status, 0) << r.output;
-    return read_text(out);
+    return read_file(out);
   };
   const std::string tarball = dir + "/tarball";  // a source tree inside no repository
   fs::create_directories(tarball);
   EXPECT_NE(generate(tarball, dir + "/none.cpp").find("kBuildCommit = \"\";"), std::string::npos);
 
   const std::string repo = dir + "/repo";
-  const std::string git = "git -C " + quoted(repo) + " -c user.name=t -c user.email=t@t ";
-  ASSERT_EQ(sh("git init -q " + quoted(repo)).status, 0);
+  const std::string git = "git -C " + shell_quoted(repo) + " -c user.name=t -c user.email=t@t ";
+  ASSERT_EQ(sh("git init -q " + shell_quoted(repo)).status, 0);
   std::ofstream(repo + "/a.txt") << "one\n";
   ASSERT_EQ(sh(git + "add a.txt && " + git + "commit -qm one").status, 0);
   const std::string head = sh(git + "rev-parse --short HEAD").output.substr(0, 7);
@@ -206,7 +195,7 @@ std::set<std::string> lines_of(const std::string& text) {
 std::set<std::string> bash_completes(const std::string& words) {
   const std::string script = std::string(testing::build_dir()) + "/packaging/gpuplan.bash";
   Shell r =
-      sh("bash -c " + quoted("source " + quoted(script) + "; COMP_WORDS=(" + words +
+      sh("bash -c " + shell_quoted("source " + shell_quoted(script) + "; COMP_WORDS=(" + words +
                              "); COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); _gpuplan; printf '%s\\n' \"${COMPREPLY[@]}\""));
   EXPECT_EQ(r.status, 0) << r.output;
   return lines_of(r.output);
@@ -217,9 +206,9 @@ std::set<std::string> bash_completes(const std::string& words) {
 std::set<std::string> zsh_completes(const std::string& words) {
   const std::string script = std::string(testing::build_dir()) + "/packaging/_gpuplan";
   Shell r =
-      sh("zsh -fc " + quoted("compadd() { [[ $1 == -- ]] && shift; print -rl -- \"$@\" }; _files() { print FILES }; "
+      sh("zsh -fc " + shell_quoted("compadd() { [[ $1 == -- ]] && shift; print -rl -- \"$@\" }; _files() { print FILES }; "
                              "source " +
-                             quoted(script) + " >/dev/null; words=(" + words + "); CURRENT=${#words}; _gpuplan"));
+                             shell_quoted(script) + " >/dev/null; words=(" + words + "); CURRENT=${#words}; _gpuplan"));
   EXPECT_EQ(r.status, 0) << r.output;
   return lines_of(r.output);
 }
@@ -251,7 +240,7 @@ TEST(PackageTest, BashCompletionOffersVerbsSubVerbsAndFixedValues) {
 TEST(PackageTest, BashCompletionOffersEveryFlagOfEveryVerb) {
   const std::regex flag(R"((?:^|\n)  (?:(-[a-z]),)?(--[a-z][a-z-]*))");
   auto flags_of = [&](const std::string& verb) {
-    Shell help = sh(quoted(testing::gpuplan_binary()) + " --lang en " + verb + " --help");
+    Shell help = sh(shell_quoted(testing::gpuplan_binary()) + " --lang en " + verb + " --help");
     EXPECT_EQ(help.status, 0) << help.output;
     std::set<std::string> out;
     for (std::sregex_iterator it(help.output.begin(), help.output.end(), flag), end; it != end; ++it) {

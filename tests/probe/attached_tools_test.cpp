@@ -17,11 +17,7 @@ namespace {
 using Forms = std::vector<std::string>;
 
 std::string tool_output(const std::string& name) {
-  std::ifstream file(gpuplan::testing::source_path("tests/fixtures/tools/" + name), std::ios::binary);
-  EXPECT_TRUE(file.good()) << name;
-  std::stringstream text;
-  text << file.rdbuf();
-  return text.str();
+  return gpuplan::testing::read_file(gpuplan::testing::source_path("tests/fixtures/tools/" + name));
 }
 
 TEST(AttachedToolsTest, IbstatusEdrPortsReadAsIbstatWords) {

@@ -16,16 +16,10 @@ namespace gpuplan::probe {
 namespace {
 
 using gpuplan::testing::source_path;
+using gpuplan::testing::read_file;
 
 std::string kernel_logs(const std::string& name) {
   return source_path("tests/fixtures/kernel-logs/" + name);
-}
-
-std::string read(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream out;
-  out << in.rdbuf();
-  return out.str();
 }
 
 // The Xid 79 record of tests/fixtures/kernel-logs/journalctl-json.log as /dev/kmsg gives it: its
@@ -58,7 +52,7 @@ TEST(GatherKernelLogsTest, LiveHostReadsKmsgAndTheJournalAndCountsTheSameXidOnce
   host.kernel_log = KernelLogText{kKmsgXid79, "/dev/kmsg"};
   host.installed = {"journalctl"};
   // journalctl's hint on stderr comes with its output: only the JSON lines are kept.
-  const std::string journal = read(kernel_logs("journalctl-json.log"));
+  const std::string journal = read_file(kernel_logs("journalctl-json.log"));
   host.tools[kJournalKernelCommand] =
       printed(journal + "Hint: You are currently not seeing messages from other users.\n");
   HostView view = gathered(host);
@@ -96,7 +90,7 @@ TEST(GatherKernelLogsTest, AJournalWithoutKernelEntriesAddsNothing) {
 TEST(GatherKernelLogsTest, ASnapshotReadsBothCapturesAndRunsNothing) {
   gpuplan::testing::HostTree tree;
   tree.file("/gpuplan/kernel.log", kKmsgXid79);
-  tree.file("/gpuplan/journal-kernel.json", read(kernel_logs("journalctl-json.log")));
+  tree.file("/gpuplan/journal-kernel.json", read_file(kernel_logs("journalctl-json.log")));
   FakeHost host(tree.root(), /*live=*/false);
   HostView view = gathered(host);
   EXPECT_TRUE(host.ran.empty());
@@ -113,7 +107,7 @@ TEST(GatherKernelLogsTest, SeveralKernelLogFilesPlainAndGzipAreReadAndKeptAsGive
   HostView view = gathered(host, options);
   ASSERT_EQ(view.kernel_logs.size(), 2u);
   // The .gz is kern-log.log compressed (README.md): read, it is the same text.
-  EXPECT_EQ(view.kernel_logs[1].text, read(kernel_logs("kern-log.log")));
+  EXPECT_EQ(view.kernel_logs[1].text, read_file(kernel_logs("kern-log.log")));
   EXPECT_EQ(view.kernel_logs[0].capture, "kernel-logs/kern-log.log");
   EXPECT_EQ(view.kernel_logs[1].capture, "kernel-logs/kern.log.2.gz");
   ASSERT_TRUE(view.kernel_log);
@@ -134,7 +128,7 @@ TEST(GatherKernelLogsTest, SeveralKernelLogFilesPlainAndGzipAreReadAndKeptAsGive
 
 TEST(GatherKernelLogsTest, ASnapshotReadsItsKernelLogFilesBack) {
   gpuplan::testing::HostTree tree;
-  tree.file("/gpuplan/kernel-logs/kern-log.log", read(kernel_logs("kern-log.log")));
+  tree.file("/gpuplan/kernel-logs/kern-log.log", read_file(kernel_logs("kern-log.log")));
   FakeHost host(tree.root(), /*live=*/false);
   HostView view = gathered(host);
   EXPECT_EQ(view.kernel_log_source, "gpuplan/kernel-logs/kern-log.log");
@@ -143,7 +137,7 @@ TEST(GatherKernelLogsTest, ASnapshotReadsItsKernelLogFilesBack) {
 }
 
 TEST(GatherKernelLogsTest, ADamagedGzipIsBadInputNamingTheFile) {
-  const std::string gz = read(kernel_logs("kern.log.2.gz"));
+  const std::string gz = read_file(kernel_logs("kern.log.2.gz"));
   const std::string cut =
       gpuplan::testing::write_file(gpuplan::testing::temp_dir(), "cut.gz", gz.substr(0, gz.size() / 2));
   FakeHost host(source_path("tests/fixtures/hosts/hgx-a100-8gpu"));

@@ -26,11 +26,10 @@ TEST(HardeningFuzzSmartctlTest, ANumberBeyondADoubleIsNotJsonNotACrash) {
 }
 
 TEST(HardeningFuzzSmartctlTest, TheFuzzersReproducerIsAnError) {
-  std::ifstream in(gpuplan::testing::source_path("fuzz/corpus/smartctl/crash-number-overflow.json"), std::ios::binary);
-  ASSERT_TRUE(in);
-  std::ostringstream text;
-  text << in.rdbuf();
-  auto s = parse_smartctl_json(text.str());
+  const std::string text =
+      gpuplan::testing::read_file(gpuplan::testing::source_path("fuzz/corpus/smartctl/crash-number-overflow.json"));
+  ASSERT_FALSE(text.empty());
+  auto s = parse_smartctl_json(text);
   ASSERT_FALSE(s.ok());
   EXPECT_EQ(s.error().message.key, "error.smart.not_json");
 }

@@ -35,10 +35,7 @@ Inventory inventory_of(const std::string& root) {
 }
 
 std::string tool_fixture(const std::string& name) {
-  std::ifstream in(source_path("tests/fixtures/tools/" + name), std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
+  return gpuplan::testing::read_file(source_path("tests/fixtures/tools/" + name));
 }
 
 // Every field, one line each, so two inventories compare whole and a difference shows where.

@@ -22,11 +22,7 @@ std::string fixture_path(const std::string& name) {
 }
 
 std::string read_fixture(const std::string& name) {
-  std::ifstream in(fixture_path(name), std::ios::binary);
-  EXPECT_TRUE(in) << name;
-  std::ostringstream out;
-  out << in.rdbuf();
-  return out.str();
+  return gpuplan::testing::read_file(fixture_path(name));
 }
 
 std::vector<const KernelEvent*> of_kind(const KernelLog& log, KernelEventKind kind) {

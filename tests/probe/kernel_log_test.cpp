@@ -17,11 +17,7 @@ namespace {
 using gpuplan::testing::source_path;
 
 std::string read_fixture(const std::string& name) {
-  std::ifstream in(source_path("tests/fixtures/kernel-logs/" + name), std::ios::binary);
-  EXPECT_TRUE(in) << name;
-  std::ostringstream out;
-  out << in.rdbuf();
-  return out.str();
+  return gpuplan::testing::read_file(source_path("tests/fixtures/kernel-logs/" + name));
 }
 
 const KernelEvent* event_at(const KernelLog& log, int line) {

@@ -19,11 +19,7 @@ using gpuplan::testing::fact_in;
 using gpuplan::testing::source_path;
 
 std::string read_fixture(const std::string& name) {
-  std::ifstream in(source_path("tests/fixtures/tools/" + name), std::ios::binary);
-  EXPECT_TRUE(in) << name;
-  std::ostringstream out;
-  out << in.rdbuf();
-  return out.str();
+  return gpuplan::testing::read_file(source_path("tests/fixtures/tools/" + name));
 }
 
 bool has(const std::string& text, const std::string& needle) { return text.find(needle) != std::string::npos; }

@@ -19,14 +19,8 @@ namespace {
 
 namespace fs = std::filesystem;
 using gpuplan::testing::default_catalog;
+using gpuplan::testing::read_file;
 using gpuplan::testing::source_path;
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 std::set<std::string> placeholders(std::string_view text) {
   std::set<std::string> out;
@@ -125,14 +119,14 @@ TEST(MessagesTest, EveryKeyTheSourceNamesHasAnEntry) {
   // Finding ids name their messages with a variant ("diagnose.thermal/airflow"): checked below.
   std::set<std::string> finding_ids;
   for (const fs::path& file : sources_under("src")) {
-    const std::string src = slurp(file);
+    const std::string src = read_file(file);
     for (auto it = std::sregex_iterator(src.begin(), src.end(), finding_id); it != std::sregex_iterator(); ++it)
       finding_ids.insert((*it)[1]);
   }
   size_t checked = 0;
   for (const fs::path& file : sources_under("src")) {
     if (file.parent_path().filename() == "messages") continue;
-    const std::string src = slurp(file);
+    const std::string src = read_file(file);
     for (const Literal& l : literals(src)) {
       if (!std::regex_match(l.text, kKeyLiteral) || std::regex_search(l.text, kFileName) || catalog_ids.count(l.text) ||
           finding_ids.count(l.text))
@@ -156,7 +150,7 @@ TEST(MessagesTest, EveryMessageIsUsed) {
   std::set<std::string> named;
   for (const fs::path& file : sources_under("src")) {
     if (file.parent_path().filename() == "messages") continue;
-    for (const Literal& l : literals(slurp(file))) named.insert(l.text);
+    for (const Literal& l : literals(read_file(file))) named.insert(l.text);
   }
   auto used = [&](const std::string& key) {
     if (named.count(key)) return true;
@@ -174,14 +168,14 @@ TEST(MessagesTest, EveryMessageIsUsed) {
 
 TEST(MessagesTest, EveryFindingAndCheckIdHasItsHeadingInRulesMd) {
   std::set<std::string> headings;
-  std::istringstream doc(slurp(source_path("docs/rules.md")));
+  std::istringstream doc(read_file(source_path("docs/rules.md")));
   for (std::string line; std::getline(doc, line);)
     if (line.rfind("### ", 0) == 0) headings.insert(line.substr(4));
   std::set<std::string> ids;
   static const std::regex finding(R"re(make_finding\("([a-z0-9_.]+)",)re"),
       check(R"re(\{"([a-z0-9_.]+)", "[^"]*", check_[a-z_]+\})re");
   for (const fs::path& file : sources_under("src")) {
-    const std::string src = slurp(file);
+    const std::string src = read_file(file);
     for (const auto* re : {&finding, &check})
       for (auto it = std::sregex_iterator(src.begin(), src.end(), *re); it != std::sregex_iterator(); ++it)
         ids.insert((*it)[1]);
@@ -203,7 +197,7 @@ TEST(MessagesTest, DomainFoldersHoldNoEnglishSentences) {
       // usage synth writes telemetry in the tools' own formats: their headers and HELP lines are
       // data to be read back, not words for a user.
       const bool tool_output = file.filename() == "synth.cpp";
-      for (const Literal& l : literals(slurp(file))) {
+      for (const Literal& l : literals(read_file(file))) {
         std::smatch m;
         if (tool_output || !std::regex_search(l.text, m, kSentence)) continue;
         ADD_FAILURE() << file.string() << ":" << l.line << ": an English sentence, not a message key: \"" << l.text

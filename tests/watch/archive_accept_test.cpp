@@ -34,20 +34,20 @@ std::string watch_three_hours(const std::string& fixture) {
   set_clock(clock, 0);
   // The fixture with its clock pointed at the test's file (the process helper clears the variable).
   const std::string scenario = write_file(
-      dir, "scenario.yaml", read_text(source_path("tests/fixtures/nvml/" + fixture)) + "clock_file: " + clock + "\n");
+      dir, "scenario.yaml", read_file(source_path("tests/fixtures/nvml/" + fixture)) + "clock_file: " + clock + "\n");
   WatchProcess p({"--host", "rig-1", "--interval", "100ms", "--commit-every", "200ms", "--archive", archive, "--log",
                   log, "--kernel-log", "off", "--listen", "off"},
                  scenario);
-  EXPECT_TRUE(eventually([&] { return !committed_batches(log).empty(); })) << read_text(log);
+  EXPECT_TRUE(eventually([&] { return !committed_batches(log).empty(); })) << read_file(log);
   for (int hour = 1; hour <= 3; ++hour) {
     set_clock(clock, hour * 3600);
     // The batch after the next one holds only readings taken after the clock moved.
     const size_t before = committed_batches(log).size();
-    EXPECT_TRUE(eventually([&] { return committed_batches(log).size() >= before + 2; })) << read_text(log);
+    EXPECT_TRUE(eventually([&] { return committed_batches(log).size() >= before + 2; })) << read_file(log);
   }
   p.signal(SIGTERM);
   const int status = p.wait();
-  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << read_text(log);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << read_file(log);
   return archive;
 }
 

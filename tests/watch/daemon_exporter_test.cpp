@@ -43,17 +43,17 @@ TEST(DaemonExporter, LogsItsPortAndOutlivesScrapersThatResetMidAnswer) {
                       "--kernel-log", "off", "--listen", "127.0.0.1:0"},
                      source_path("tests/fixtures/nvml/healthy-8xa100.yaml"));
   ASSERT_TRUE(watch.started());
-  ASSERT_TRUE(eventually([&] { return served_port(log) > 0 || !watch.running(); })) << read_text(log);
+  ASSERT_TRUE(eventually([&] { return served_port(log) > 0 || !watch.running(); })) << read_file(log);
   const int port = served_port(log);
-  ASSERT_GT(port, 0) << read_text(log);
+  ASSERT_GT(port, 0) << read_file(log);
   for (int i = 0; i < 50; ++i) request_and_reset(port);
   // Still sampling: a batch committed after the resets.
   const size_t batches = committed_batches(log).size();
   EXPECT_TRUE(eventually([&] { return committed_batches(log).size() > batches + 1 || !watch.running(); }));
-  ASSERT_TRUE(watch.running()) << read_text(log);
+  ASSERT_TRUE(watch.running()) << read_file(log);
   watch.signal(SIGTERM);
   const int status = watch.wait();
-  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "status " << status << "\n" << read_text(log);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "status " << status << "\n" << read_file(log);
 }
 
 }  // namespace

@@ -73,18 +73,11 @@ class WatchProcess {
   int status_ = 0;
 };
 
-inline std::string read_text(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 // The batch numbers the log says were committed.
 inline std::vector<long long> committed_batches(const std::string& log) {
   std::vector<long long> out;
   static const std::regex line(R"(batch (\d+) committed: (\d+) readings)");
-  const std::string text = read_text(log);
+  const std::string text = read_file(log);
   for (auto it = std::sregex_iterator(text.begin(), text.end(), line); it != std::sregex_iterator(); ++it)
     out.push_back(std::stoll((*it)[1]));
   return out;
@@ -94,7 +87,7 @@ inline std::vector<long long> committed_batches(const std::string& log) {
 inline int served_port(const std::string& log) {
   static const std::regex line(R"(serving /metrics and /healthz on 127\.0\.0\.1:(\d+))");
   std::smatch m;
-  const std::string text = read_text(log);
+  const std::string text = read_file(log);
   return std::regex_search(text, m, line) ? std::stoi(m[1]) : 0;
 }
 

@@ -59,7 +59,7 @@ TEST(DaemonProcess, SigtermCommitsWhatIsPendingAndExitsZero) {
   args[3] = "10s";  // --commit-every: only the final commit writes
   WatchProcess p(args, scenario());
   ASSERT_TRUE(p.started());
-  ASSERT_TRUE(eventually([&] { return read_text(log).find("watching 2 GPU") != std::string::npos; }));
+  ASSERT_TRUE(eventually([&] { return read_file(log).find("watching 2 GPU") != std::string::npos; }));
   std::this_thread::sleep_for(milliseconds(700));
   p.signal(SIGTERM);
   EXPECT_EQ(exit_code(p.wait()), 0);
@@ -94,7 +94,7 @@ TEST(DaemonProcess, SigkillAtRandomPointsNeverCorruptsNorLosesACommittedBatch) {
   std::mt19937 rng(15);  // fixed seed: a failure can be rerun
   std::uniform_int_distribution<int> delay_ms(20, 450);
   // Startups logged so far ("watching 2 GPU(s) ..."), to tell when this run's daemon is sampling.
-  auto startups = [&] { return count_of(read_text(log), "watching 2 GPU"); };
+  auto startups = [&] { return count_of(read_file(log), "watching 2 GPU"); };
   for (int run = 0; run < 100; ++run) {
     {
       const size_t started_before = startups();
@@ -157,7 +157,7 @@ TEST(DaemonProcess, AFullDiskIsAnErrorLineSamplingGoesOnAndCommitsResumeWhenSpac
   args.back() = "127.0.0.1:0";  // --listen: /metrics must go on being served
   WatchProcess p(args, scenario());
   ASSERT_TRUE(eventually([&] { return committed_batches(log).size() >= 2 && served_port(log) > 0; }))
-      << read_text(log);
+      << read_file(log);
   const std::string metrics = "http://127.0.0.1:" + std::to_string(served_port(log)) + "/metrics";
   // The archive's state as /metrics says it: gpuplan_archive_writable{Hostname="..."} 0 or 1.
   auto writable = [&] {
@@ -168,7 +168,7 @@ TEST(DaemonProcess, AFullDiskIsAnErrorLineSamplingGoesOnAndCommitsResumeWhenSpac
   };
   EXPECT_EQ(writable(), "1");
   fill(dir + "/disk/filler");
-  ASSERT_TRUE(eventually([&] { return read_text(log).find("commit failed") != std::string::npos; }));
+  ASSERT_TRUE(eventually([&] { return read_file(log).find("commit failed") != std::string::npos; }));
   const size_t before = committed_batches(log).size();
   std::this_thread::sleep_for(milliseconds(500));  // still running, still failing
   EXPECT_TRUE(p.running());

@@ -101,7 +101,7 @@ json usage_json(const std::vector<std::string>& args, const std::string& dir, co
   argv.insert(argv.end(), args.begin(), args.end());
   argv.insert(argv.end(), {"--output", dir + "/" + name + ".json"});
   if (run_command(argv, dir + "/" + name + ".log") != 0) return nullptr;
-  return json::parse(read_text(dir + "/" + name + ".json"));
+  return json::parse(read_file(dir + "/" + name + ".json"));
 }
 
 // One GPU-hour as each side sees it.
@@ -233,7 +233,7 @@ TEST(Fleet, PrometheusScrapingThreeWatchesGivesTheHeatmapOfTheirArchives) {
 TEST(Fleet, TheReadmeScrapeConfigForNNodesPassesPromtool) {
   // The YAML block under "### Scraping N nodes", with the rules file it names written by
   // `gpuplan watch rules`.
-  const std::string readme = read_text(source_path("README.md"));
+  const std::string readme = read_file(source_path("README.md"));
   const size_t section = readme.find("### Scraping N nodes");
   ASSERT_NE(section, std::string::npos);
   const size_t begin = readme.find("```yaml\n", section), end = readme.find("```\n", begin + 8);

@@ -20,10 +20,7 @@ using gpuplan::testing::source_path;
 using gpuplan::testing::temp_dir;
 
 std::string fixture_text() {
-  std::ifstream in(source_path("tests/fixtures/kernel-logs/gpud-dmesg-xid79-sxid.log"));
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
+  return gpuplan::testing::read_file(source_path("tests/fixtures/kernel-logs/gpud-dmesg-xid79-sxid.log"));
 }
 
 void append(const std::string& path, const std::string& text) {
@@ -137,10 +134,8 @@ TEST(Follower, EventsMapToTheGpuByPciAddressAndAreCounted) {
   EXPECT_EQ(state.sxid_counts.at(20034), 8u);  // NVSwitches: no GPU of theirs
   EXPECT_EQ(state.aer_events, 0u);
 
-  std::ifstream in(source_path("tests/fixtures/kernel-logs/kern-log-aer.log"));
-  std::stringstream aer;
-  aer << in.rdbuf();
-  for (const auto& k : gpu_events(aer.str())) count_event(to_archive_event(k, {g0, g1}, 2000), state);
+  const std::string aer = gpuplan::testing::read_file(source_path("tests/fixtures/kernel-logs/kern-log-aer.log"));
+  for (const auto& k : gpu_events(aer)) count_event(to_archive_event(k, {g0, g1}, 2000), state);
   EXPECT_EQ(state.aer_events, 1u);  // header, Bus Error and status lines fold into one event
 }
 
