@@ -10,5 +10,8 @@ const char* gpuplan_binary() {
 const char* build_dir() {
   return GPUPLAN_BUILD_DIR;
 }
+bool binary_is_sanitized() {
+  return GPUPLAN_BINARY_SANITIZED;
+}
 
 }  // namespace gpuplan::testing

@@ -47,6 +47,8 @@ std::string source_path(const std::string& relative);  // inside the repository
 // built it; tests/binary_path.cpp, compiled for each test executable.
 const char* gpuplan_binary();
 const char* build_dir();
+// True in gpuplan_tests_asan, whose binary runs several times slower under the sanitizers.
+bool binary_is_sanitized();
 
 const catalog::Catalog& default_catalog();
 
