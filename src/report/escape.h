@@ -1,7 +1,8 @@
 // Text from outside gpuplan (file contents, names in YAML, an HTTP error body, paths) made safe to
 // show. A caller may rely on: escape_controls leaves newline, tab and every printable character
 // (UTF-8 included) as they are and writes each other C0 control, DEL and C1 control (U+0080 to
-// U+009F) as a visible escape ("\x1b", "\r", "\u009b"), so that no input can move the cursor,
+// U+009F) as a visible escape ("\x1b", "\r", "\u009b"), and each byte that is not part of
+// well-formed UTF-8 as "\x9b", so that no input can move the cursor,
 // recolour or retitle a terminal, or hide text in a Markdown report.
 #pragma once
 

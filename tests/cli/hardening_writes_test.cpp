@@ -228,6 +228,11 @@ TEST(HardeningWritesTest, ControlCharactersAreEscapedAndTextIsNot) {
                                     "1m 中文"),
             "a\\x1b[2Jb\\r\n\tc\\x07\\x7f\\u009b1m 中文");
   EXPECT_EQ(report::escape_controls(report::escape_controls("\x1b")), "\\x1b");  // idempotent
+  // Bytes that are not UTF-8, each written as \xNN: a bare CSI (which a terminal set for 8-bit
+  // controls obeys), a stray continuation, an overlong '/', a surrogate half, a cut-off 中 (E4 B8
+  // AD) at the end; the 4-byte 😀 (F0 9F 98 80) and the last code point (F4 8F BF BF) are kept.
+  EXPECT_EQ(report::escape_controls("\x9b" "2J|\xbf|\xc0\xaf|\xed\xa0\x80|\xf0\x9f\x98\x80|\xf4\x8f\xbf\xbf|\xe4\xb8"),
+            "\\x9b2J|\\xbf|\\xc0\\xaf|\\xed\\xa0\\x80|\xf0\x9f\x98\x80|\xf4\x8f\xbf\xbf|\\xe4\\xb8");
   // The renderer's own colours survive in its coloured text; a title sequence does not.
   EXPECT_EQ(report::escape_controls_but_colour("\x1b[1;31mred\x1b[0m\x1b]0;x\x07"),
             "\x1b[1;31mred\x1b[0m\\x1b]0;x\\x07");
