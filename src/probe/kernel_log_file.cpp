@@ -15,25 +15,27 @@ bool is_gzip(const std::string& bytes) {
          static_cast<unsigned char>(bytes[1]) == 0x8b;
 }
 
-// Every gzip member of `bytes` inflated in turn (`cat a.gz b.gz` is a valid gzip file); nullopt
-// when the stream is damaged or cut short.
-std::optional<std::string> gunzip(const std::string& bytes) {
+// Every gzip member of `bytes` inflated in turn (`cat a.gz b.gz` is a valid gzip file), or why
+// not: the stream is damaged, cut short, or inflates beyond what a kernel log can be.
+Result<std::string> gunzip(const std::string& bytes, const std::string& path) {
   std::string out;
   z_stream z{};
-  if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK) return std::nullopt;
+  if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK) return Error{path, 0, "--kernel-log", Phrase("error.gzip.cannot_read")};
   z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(bytes.data()));
   z.avail_in = static_cast<uInt>(bytes.size());
   std::array<char, 1 << 16> buf{};
   int rc = Z_OK;
+  bool too_large = false;
   for (;;) {
     z.next_out = reinterpret_cast<Bytef*>(buf.data());
     z.avail_out = static_cast<uInt>(buf.size());
     rc = inflate(&z, Z_NO_FLUSH);
-    out.append(buf.data(), buf.size() - z.avail_out);
-    if (static_cast<int64_t>(out.size()) > limits::kMaxTextFileBytes) {
-      rc = Z_DATA_ERROR;  // a gzip bomb: refused, never inflated until memory runs out
+    const size_t produced = buf.size() - z.avail_out;
+    if (static_cast<int64_t>(out.size() + produced) > limits::kMaxTextFileBytes) {
+      too_large = true;  // a gzip bomb: refused before it is kept, never inflated until memory runs out
       break;
     }
+    out.append(buf.data(), produced);
     if (rc == Z_STREAM_END) {
       if (z.avail_in == 0) break;
       if (inflateReset(&z) != Z_OK) break;  // the next member
@@ -42,7 +44,13 @@ std::optional<std::string> gunzip(const std::string& bytes) {
     if (rc != Z_OK) break;
   }
   inflateEnd(&z);
-  if (rc != Z_STREAM_END) return std::nullopt;
+  if (too_large)
+    return Error{path, 0, "--kernel-log",
+                 Phrase("error.gzip.too_large").fact("limit", std::to_string(limits::kMaxTextFileBytes >> 20) + " MiB")};
+  // Z_BUF_ERROR with the input used up: the file ends inside the stream.
+  if (rc == Z_BUF_ERROR && z.avail_in == 0)
+    return Error{path, 0, "--kernel-log", Phrase("error.gzip.truncated").fact("bytes", std::to_string(out.size()))};
+  if (rc != Z_STREAM_END) return Error{path, 0, "--kernel-log", Phrase("error.gzip.cannot_read")};
   return out;
 }
 
@@ -58,9 +66,7 @@ Result<std::string> read_kernel_log_file(const std::string& path) {
     return Error{path, 0, "--kernel-log", Phrase("cli.file.cannot_read")};
   }
   if (!is_gzip(*bytes)) return std::move(*bytes);
-  auto text = gunzip(*bytes);
-  if (!text) return Error{path, 0, "--kernel-log", Phrase("error.gzip.cannot_read")};
-  return std::move(*text);
+  return gunzip(*bytes, path);
 }
 
 }  // namespace gpuplan::probe

@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include <chrono>
 #include <fcntl.h>
@@ -32,6 +33,25 @@ struct Hostile {
 };
 
 void PrintTo(const Hostile& h, std::ostream* os) { *os << h.name << ": gpuplan " << h.args; }
+
+// A gzip file that inflates to `mib` MiB of zeros: one member of 1 MiB, repeated (`cat a.gz b.gz`
+// is one gzip file), so that building it costs nothing.
+std::string gzip_of_zeros(int mib) {
+  const std::string zeros(1 << 20, '\0');
+  z_stream z{};
+  deflateInit2(&z, Z_BEST_COMPRESSION, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY);
+  std::string member(deflateBound(&z, zeros.size()), '\0');
+  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(zeros.data()));
+  z.avail_in = static_cast<uInt>(zeros.size());
+  z.next_out = reinterpret_cast<Bytef*>(member.data());
+  z.avail_out = static_cast<uInt>(member.size());
+  EXPECT_EQ(deflate(&z, Z_FINISH), Z_STREAM_END);
+  member.resize(z.total_out);
+  deflateEnd(&z);
+  std::string file;
+  for (int i = 0; i < mib; ++i) file += member;
+  return file;
+}
 
 // A quote configuration whose line 4 is `field: value`.
 std::string config_with(const std::string& line) {
@@ -206,6 +226,10 @@ std::vector<Hostile> host_rows() {
       {"DiagnoseRootMissing", {}, "diagnose --root /no/such/root", {"/no/such/root"}},
       {"DiagnoseTopoDevZero", {}, "diagnose --root . --topo /dev/zero", {"/dev/zero"}},
       {"DiagnoseKernelLogDevZero", {}, "diagnose --root . --kernel-log /dev/zero", {"/dev/zero"}},
+      {"DiagnoseKernelLogGzipBomb", {{"kern.log.gz", gzip_of_zeros(300)}}, "diagnose --root . --kernel-log kern.log.gz",
+       {"kern.log.gz", "--kernel-log", "256 MiB"}},
+      {"DiagnoseKernelLogGzipCut", {{"kern.log.gz", gzip_of_zeros(1).substr(0, 500)}},
+       "diagnose --root . --kernel-log kern.log.gz", {"kern.log.gz", "--kernel-log", "truncated"}},
       {"DiagnoseLogDevZero", {}, "diagnose /dev/zero", {"/dev/zero"}},
       {"DiagnoseLogFifo", {}, "diagnose pipe.csv", {"pipe.csv"}, {}, {"pipe.csv"}},
       {"DiagnoseOutputFull", {{"u.csv", kCsvHeader + csv_row("2024/05/06 01:00:00.000", 0)}},

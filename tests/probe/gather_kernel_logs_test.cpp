@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 
@@ -136,18 +137,39 @@ TEST(GatherKernelLogsTest, ASnapshotReadsItsKernelLogFilesBack) {
   EXPECT_EQ(count(*view.kernel_log, KernelEventKind::kXid), 1);
 }
 
-TEST(GatherKernelLogsTest, ADamagedGzipIsBadInputNamingTheFile) {
-  const std::string gz = read_file(kernel_logs("kern.log.2.gz"));
-  const std::string cut =
-      gpuplan::testing::write_file(gpuplan::testing::temp_dir(), "cut.gz", gz.substr(0, gz.size() / 2));
+// The error gathering the host with `file` as its --kernel-log: the file, the flag and what was wrong.
+Error kernel_log_error(const std::string& file) {
   FakeHost host(source_path("tests/fixtures/hosts/hgx-a100-8gpu"));
   GatherOptions options;
-  options.kernel_log_files = {cut};
+  options.kernel_log_files = {file};
   auto view = gather_host(host, options);
-  ASSERT_FALSE(view.ok());
-  EXPECT_EQ(view.error().file, cut);
+  if (view.ok()) {
+    ADD_FAILURE() << file << " was read";
+    return Error{};
+  }
+  EXPECT_EQ(view.error().file, file);
   EXPECT_EQ(view.error().field, "--kernel-log");
-  EXPECT_EQ(view.error().message.key, "error.gzip.cannot_read");
+  return view.error();
+}
+
+TEST(GatherKernelLogsTest, AGzipCutShortDamagedOrInflatingBeyondTheLimitIsBadInputSayingWhich) {
+  const std::string dir = gpuplan::testing::temp_dir();
+  const std::string gz = read_file(kernel_logs("kern.log.2.gz"));
+  // Cut in half: the file ends inside the stream, after what the first half inflates to.
+  const Error cut = kernel_log_error(gpuplan::testing::write_file(dir, "cut.gz", gz.substr(0, gz.size() / 2)));
+  EXPECT_EQ(cut.message.key, "error.gzip.truncated");
+  ASSERT_NE(gpuplan::testing::fact_in(cut.message, "bytes"), nullptr);
+  EXPECT_GT(std::stoll(*gpuplan::testing::fact_in(cut.message, "bytes")), 0);
+  // Whole, but a byte of its CRC-32 (the trailer's first four bytes) changed.
+  std::string damaged = gz;
+  damaged[damaged.size() - 8] = static_cast<char>(damaged[damaged.size() - 8] ^ 0x5a);
+  EXPECT_EQ(kernel_log_error(gpuplan::testing::write_file(dir, "crc.gz", damaged)).message.key, "error.gzip.cannot_read");
+  // 300 MiB of zeros in 300 KB: refused once it passes 256 MiB (limits::kMaxTextFileBytes).
+  const std::string bomb = dir + "/bomb.gz";
+  ASSERT_EQ(std::system(("head -c 314572800 /dev/zero | gzip -1 >" + bomb).c_str()), 0);
+  const Error too_large = kernel_log_error(bomb);
+  EXPECT_EQ(too_large.message.key, "error.gzip.too_large");
+  EXPECT_EQ(*gpuplan::testing::fact_in(too_large.message, "limit"), "256 MiB");
 }
 
 }  // namespace

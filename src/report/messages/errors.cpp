@@ -47,6 +47,7 @@ constexpr Words kWords[] = {
   // Telemetry files (telemetry/readers, telemetry/hourly)
   {"error.file.shrank", "the file shrank while it was read (rotated or truncated?): read it again", "读取过程中文件变小了（被轮转或截断？）：请重新读取"},
   {"error.gzip.cannot_read", "cannot read gzip stream", "无法读取 gzip 数据流"},
+  {"error.gzip.too_large", "inflates to more than {limit}, more than this input can be", "解压后超过 {limit}，不可能是这类输入"},
   {"error.gzip.truncated", "the gzip stream ends early (truncated after {bytes} bytes of log): the hours after that are missing, so it is not analysed as complete; use a whole copy",
    "gzip 数据流提前结束（解压出 {bytes} 字节日志后被截断）：其后的时段缺失，不能当作完整数据分析；请使用完整的文件"},
   {"error.smi.no_header", "the first line is not an nvidia-smi CSV header", "第一行不是 nvidia-smi CSV 表头"},
