@@ -10,6 +10,7 @@
 #include <string_view>
 #include <thread>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "core/dates.h"
 #include "core/limits.h"
@@ -164,6 +165,15 @@ Result<std::optional<HourlyData>> read_smi_parallel(const std::string& path, int
   out.stats.lines += 1;
   out.stats.bytes = size;
   return std::optional<HourlyData>(std::move(out));
+}
+
+// Whether the GPUs of `all` and `more` together are within limits::kMaxGpus.
+bool within_gpu_limit(const HourlyData& all, const HourlyData& more) {
+  std::unordered_set<std::string_view> names(all.gpus.begin(), all.gpus.end());
+  size_t count = names.size();
+  for (const std::string& name : more.gpus)
+    if (!names.count(name) && ++count > limits::kMaxGpus) return false;
+  return true;
 }
 
 }  // namespace
@@ -343,10 +353,16 @@ Result<HourlyData> read_hourly(const std::vector<std::string>& paths, SourceForm
     if (f == SourceFormat::kSmiCsv && plain_file && st.st_size >= kParallelFrom && cores > 1) {
       auto parallel = read_smi_parallel(path, st.st_size, cores, progress, usage_options);
       if (!parallel) return parallel.error();
-      if (*parallel) {
+      // Its GPUs with the earlier files' past the limit: one thread reads it, to name the line.
+      if (*parallel && within_gpu_limit(all, **parallel)) {
         if (auto too_long = check_span(all, **parallel, path, f, registry, usage_options); !too_long)
           return too_long.error();
         all.merge(**parallel);
+        // The files after this one count its GPUs too.
+        for (const std::string& name : all.gpus) {
+          const size_t slash = name.find('/');
+          (void)registry.id(name.substr(0, slash), name.substr(slash + 1));
+        }
         continue;
       }  // else the parts may not add up to the whole (see read_smi_parallel): one thread reads it
     }

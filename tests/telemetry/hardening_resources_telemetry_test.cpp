@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include <chrono>
+#include <cstdio>
 #include <string>
 
 #include "core/limits.h"
@@ -71,6 +72,34 @@ TEST(HardeningResourcesTelemetry, OneGpuBeyondTheLimitIsAnErrorNamingItsLine) {
     EXPECT_EQ(*fact_in(stats.error().message, "limit"), "100000");
     EXPECT_EQ(gpus.names().size(), limits::kMaxGpus);
   }
+}
+
+TEST(HardeningResourcesTelemetry, TheGpuLimitCountsAcrossFilesReadInParallel) {
+  // 60,000 GPUs in a.csv, then 60,000 others in b.csv, which is over 32 MiB (hourly.cpp's
+  // kParallelFrom) so that several threads read it: together 120,000. b's GPU 40,000 is the
+  // 100,001st, on its line 40,002 (after the header).
+  const std::string dir = temp_dir();
+  const std::string a = write_file(dir, "a.csv", one_row_per_gpu(60'000));
+  std::string rows = one_row_per_gpu(60'000);
+  rows.reserve(33u << 20);
+  // Then GPU 0 once a second from 10:00:01 on: each thread's part starts after the one before.
+  char row[64];
+  for (int t = 10 * 3600 + 1; rows.size() <= (33u << 20); ++t) {
+    std::snprintf(row, sizeof row, "2024/05/%02d %02d:%02d:%02d.000, 0, 50 %%\n", 1 + t / 86400, t / 3600 % 24,
+                  t / 60 % 60, t % 60);
+    rows += row;
+  }
+  const std::string b = write_file(dir, "b.csv", rows);
+  auto data = read_hourly({a, b}, SourceFormat::kSmiCsv);
+  ASSERT_FALSE(data.ok());
+  EXPECT_EQ(data.error().file, b);
+  EXPECT_EQ(data.error().line, 40'002);
+  EXPECT_EQ(data.error().message.key, "error.log.too_many_gpus");
+  EXPECT_EQ(*fact_in(data.error().message, "gpu"), "b/40000");
+  // Each file alone is within the limit.
+  auto alone = read_hourly({b}, SourceFormat::kSmiCsv);
+  ASSERT_TRUE(alone.ok()) << alone.error().str();
+  EXPECT_EQ(alone->gpus.size(), 60'000u);
 }
 
 TEST(HardeningResourcesTelemetry, YearsOneAndNineThousandAreAnErrorNotGigabytes) {
