@@ -74,9 +74,7 @@ Result<int> write_bundle(const std::string& dir, const std::vector<BundleFile>& 
     return Error{dir, 0, "--evidence", Phrase("cli.evidence.cannot_create").fact("why", std::strerror(errno))};
   Result<int> count = fill_bundle(temp, items);
   // The mode a plain new directory gets (0777 less the umask), not mkdtemp's 0700.
-  const mode_t mask = ::umask(0);
-  ::umask(mask);
-  if (count && (::chmod(temp.c_str(), 0777 & ~mask) != 0 || ::rename(temp.c_str(), final_dir.c_str()) != 0))
+  if (count && (::chmod(temp.c_str(), 0777 & ~process_umask()) != 0 || ::rename(temp.c_str(), final_dir.c_str()) != 0))
     count = Error{dir, 0, "--evidence", Phrase("cli.evidence.cannot_create").fact("why", std::strerror(errno))};
   if (count)
     forget_temp_dir(temp);

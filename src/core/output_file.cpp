@@ -84,6 +84,20 @@ Result<void> write_in_place(const std::string& path, const std::string& field,
 
 }  // namespace
 
+mode_t process_umask() {
+  if (FILE* status = std::fopen("/proc/self/status", "re")) {
+    char line[256];
+    unsigned mask = 0;
+    bool found = false;
+    while (!found && std::fgets(line, sizeof line, status)) found = std::sscanf(line, "Umask: %o", &mask) == 1;
+    std::fclose(status);
+    if (found) return static_cast<mode_t>(mask);
+  }
+  const mode_t mask = ::umask(0);  // an older kernel, or no /proc
+  ::umask(mask);
+  return mask;
+}
+
 Result<void> write_output_file(const std::string& path, const std::string& field,
                                const std::function<Result<void>(std::ostream&)>& produce) {
   // A link is followed, so that the file it names is replaced rather than the link itself.
@@ -107,9 +121,7 @@ Result<void> write_output_file(const std::string& path, const std::string& field
   if (fd < 0) return write_error(path, field, errno);
   // The mode a plain new file would get (0666 less the umask), not mkstemp's 0600; an existing
   // target keeps its own mode.
-  const mode_t mask = ::umask(0);
-  ::umask(mask);
-  const mode_t mode = ::stat(target.c_str(), &st) == 0 ? (st.st_mode & 07777) : (0666 & ~mask);
+  const mode_t mode = ::stat(target.c_str(), &st) == 0 ? (st.st_mode & 07777) : (0666 & ~process_umask());
   if (::fchmod(fd, mode) != 0) {
     const int err = errno;
     ::close(fd);

@@ -8,6 +8,8 @@
 // every write and the close checked, since renaming over it would replace a device with a file.
 #pragma once
 
+#include <sys/types.h>
+
 #include <functional>
 #include <ostream>
 #include <string>
@@ -25,6 +27,11 @@ namespace gpuplan {
 // file removed. A stream that failed to take what `produce` wrote is reported as a failed write.
 [[nodiscard]] Result<void> write_output_file(const std::string& path, const std::string& field,
                                              const std::function<Result<void>(std::ostream&)>& produce);
+
+// The process's umask, for the mode a new file or directory would get. Read from /proc/self/status
+// (Linux 4.7 on) rather than by setting it and setting it back, which would give a file another
+// thread creates meanwhile the wrong mode.
+[[nodiscard]] mode_t process_umask();
 
 // Flushes standard output (C++ and C streams) and says whether everything written reached it;
 // the system's reason when not. Called once before the process exits.

@@ -75,15 +75,23 @@ std::string cannot_write(const std::string& path, const std::string& flag, int e
 
 TEST(HardeningWritesTest, ANewFileGetsTheTextAndTheModeOfAPlainNewFile) {
   const std::string dir = temp_dir();
-  const mode_t old = ::umask(022);
+  const mode_t old = ::umask(027);
   auto written = write_output_file(dir + "/out.txt", "hello\n", "--output");
   ::umask(old);
   ASSERT_TRUE(written) << written.error().str();
   EXPECT_EQ(read_file(dir + "/out.txt"), "hello\n");
   struct stat st {};
   ASSERT_EQ(::stat((dir + "/out.txt").c_str(), &st), 0);
-  EXPECT_EQ(st.st_mode & 07777, 0644u);                           // 0666 less the umask 022, not mkstemp's 0600
+  EXPECT_EQ(st.st_mode & 07777, 0640u);                           // 0666 less the umask 027, not mkstemp's 0600
   EXPECT_EQ(names_in(dir), std::vector<std::string>{"out.txt"});  // no temporary file left
+}
+
+TEST(HardeningWritesTest, TheUmaskIsReadWithoutBeingChanged) {
+  const mode_t old = ::umask(027);
+  EXPECT_EQ(process_umask(), 027u);
+  EXPECT_EQ(::umask(0), 027u);  // still what it was
+  EXPECT_EQ(process_umask(), 0u);
+  ::umask(old);
 }
 
 TEST(HardeningWritesTest, AnExistingFileIsReplacedWholeAndKeepsItsMode) {
