@@ -19,6 +19,11 @@ inline constexpr int kMaxSpanYears = 10;
 // Readings one Prometheus answer may hold (series x points), checked before they are kept.
 inline constexpr int64_t kMaxPromPoints = 20'000'000;
 
+// JSON values (objects, arrays, keys, scalars) in one Prometheus answer, counted before it is
+// parsed into a tree: a point [t, "v"] is three, so this is kMaxPromPoints' points with room for
+// the series' labels, and no answer takes more memory to parse than the largest one kept.
+inline constexpr int64_t kMaxPromJsonValues = 4 * kMaxPromPoints;
+
 // GPU-hours of usage data held at once (GPUs x hours with data, one 40-byte accumulator each):
 // 1 GB, e.g. 10,000 GPUs for 104 days or 1,000 GPUs for almost 3 years.
 inline constexpr int64_t kMaxGpuHours = 25'000'000;

@@ -335,9 +335,39 @@ Result<size_t> query_metric(const PromQuery& q, const std::string& base, const s
   return fold_answer(reply->body, url_without_credentials(q.url), promql, role, chunk, out);
 }
 
+// Counts the values of a JSON text as the parser meets them, and stops it past `max`.
+class ValueCounter : public nlohmann::json_sax<json> {
+ public:
+  explicit ValueCounter(int64_t max) : max_(max) {}
+  bool null() override { return one(); }
+  bool boolean(bool) override { return one(); }
+  bool number_integer(number_integer_t) override { return one(); }
+  bool number_unsigned(number_unsigned_t) override { return one(); }
+  bool number_float(number_float_t, const string_t&) override { return one(); }
+  bool string(string_t&) override { return one(); }
+  bool binary(binary_t&) override { return one(); }
+  bool start_object(std::size_t) override { return one(); }
+  bool end_object() override { return true; }
+  bool start_array(std::size_t) override { return one(); }
+  bool end_array() override { return true; }
+  bool key(string_t&) override { return one(); }
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override { return false; }
+  bool too_many() const { return count_ > max_; }
+
+ private:
+  bool one() { return ++count_ <= max_; }
+  int64_t max_;
+  int64_t count_ = 0;
+};
+
 // One query_range answer's JSON folded into `out`; returns how many series it holds.
 Result<size_t> fold_answer(const std::string& body, const std::string& url, const std::string& promql, MetricRole role,
                            const Chunk& chunk, Collector& out) {
+  if (!json_values_at_most(body, limits::kMaxPromJsonValues))
+    return Error{url, 0, promql,
+                 Phrase("error.prom.answer_too_many_values")
+                     .fact("url", url)
+                     .fact("max", std::to_string(limits::kMaxPromJsonValues))};
   json doc = json::parse(body, nullptr, false);
   // `what` is one of error.prom.answer.*.
   auto malformed = [&](Phrase what) {
@@ -448,6 +478,12 @@ Result<HourlyData> read_query_range_answer(const std::string& body, int64_t firs
   auto answered = fold_answer(body, "answer", "query_range", MetricRole::kUtil, Chunk{first_hour, end_hour}, out);
   if (!answered) return answered.error();
   return collected(out);
+}
+
+bool json_values_at_most(const std::string& body, int64_t max) {
+  ValueCounter counter(max);
+  (void)json::sax_parse(body, &counter);
+  return !counter.too_many();
 }
 
 Result<int64_t> parse_duration(const std::string& text) {

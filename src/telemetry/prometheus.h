@@ -31,6 +31,12 @@ Result<HourlyData> query_prometheus(const PromQuery& q);
 // target and tests; query_prometheus itself reads the server's answers through the same code.
 Result<HourlyData> read_query_range_answer(const std::string& body, int64_t first_hour, int64_t end_hour);
 
+// Whether the JSON text `body` holds at most `max` values (objects, arrays, object keys and
+// scalars), counted without building anything. Text that is not JSON is counted up to its first
+// error, which the parse after it reports. An answer is parsed into a tree only once this bounds
+// the tree.
+bool json_values_at_most(const std::string& body, int64_t max);
+
 // "90d", "36h", "2w" → seconds; for --since.
 Result<int64_t> parse_duration(const std::string& text);
 

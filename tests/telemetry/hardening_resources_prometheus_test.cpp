@@ -70,6 +70,22 @@ class Server {
   std::thread thread_;
 };
 
+TEST(HardeningResourcesPrometheus, AnAnswersJsonValuesAreCountedBeforeItIsParsedIntoATree) {
+  // One series of 3 points: the answer object, "status" and its value, "data" and its object,
+  // "resultType" and "matrix", "result" and its array (9); the series object, "metric" and its
+  // object with 2 labels (key and value each: 7); "values" and its array (2); 3 per point (9): 27.
+  const std::string answer =
+      R"({"status":"success","data":{"resultType":"matrix","result":[{"metric":{"Hostname":"a","gpu":"0"},)"
+      R"("values":[[1714352399.999,"1"],[1714355999.999,"2"],[1714359599.999,"3"]]}]}})";
+  EXPECT_TRUE(json_values_at_most(answer, 27));
+  EXPECT_FALSE(json_values_at_most(answer, 26));
+  // Text that is not JSON is counted to its error: the array and the 1, then the parse stops.
+  EXPECT_TRUE(json_values_at_most("[1,", 2));
+  EXPECT_FALSE(json_values_at_most("[1,", 1));
+  // The limit holds the largest answer kept: one series of kMaxPromPoints points is 18 + 3 per point.
+  EXPECT_GE(limits::kMaxPromJsonValues, 18 + 3 * limits::kMaxPromPoints);
+}
+
 TEST(HardeningResourcesPrometheus, TenThousandOnePointSeriesAtTenThousandHoursAreRefused) {
   // 10,000 GPUs x 10,000 hours = 10^8 GPU-hours laid out, above limits::kMaxGpuHours (2.5 x 10^7).
   Server server(one_point_series(kSeries, [](int i) { return int64_t{i}; }));

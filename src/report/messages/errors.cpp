@@ -40,6 +40,8 @@ constexpr Words kWords[] = {
   {"error.prom.empty_range", "the range {from} … {to} is empty", "时间范围 {from} … {to} 为空"},
   {"error.prom.answer_too_large", "the answer from {url} is too large to keep ({series} series, {points} points, {gpus} GPUs x {hours} hours; at most {max_points} points and {limit} GPU-hours): ask for a shorter range (--since) or fewer series",
                                   "{url} 的应答过大，无法保留（{series} 个序列、{points} 个数据点、{gpus} 块 GPU × {hours} 小时；上限为 {max_points} 个数据点和 {limit} GPU 小时）：请缩短时间范围（--since）或减少序列"},
+  {"error.prom.answer_too_many_values", "the answer from {url} holds more than {max} JSON values, more than the largest answer kept: ask for a shorter range (--since) or fewer series",
+                                        "{url} 的应答包含超过 {max} 个 JSON 值，超出可保留应答的上限：请缩短时间范围（--since）或减少序列"},
   {"error.prom.no_util_metric", "no utilization metric to ask for", "没有可查询的利用率指标"},
   {"error.prom.no_series", "metric {metric} has no series between {from} and {to} at {url}", "{url} 上的指标 {metric} 在 {from} 至 {to} 之间没有任何序列"},
   {"error.prom.not_duration", "'{text}' is not a duration: write a whole number and a unit, m, h, d or w (e.g. 90d, 36h, 2w, 30m)",
