@@ -12,6 +12,8 @@
 #include <streambuf>
 #include <utility>
 
+#include "core/temp_dirs.h"
+
 namespace gpuplan {
 namespace {
 
@@ -117,23 +119,29 @@ Result<void> write_output_file(const std::string& path, const std::string& field
     return write_error(path, field, errno);
   const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
   std::string temp = (dir / ("." + target.filename().string() + ".tmp-XXXXXX")).string();
-  const int fd = ::mkostemp(temp.data(), O_CLOEXEC);  // O_CREAT|O_EXCL, mode 0600
+  // Removed on SIGINT/SIGTERM/SIGHUP until it is renamed into place.
+  const int fd = make_temp_file(temp);  // O_CREAT|O_EXCL, mode 0600
   if (fd < 0) return write_error(path, field, errno);
+  auto discard = [&temp] {
+    ::unlink(temp.c_str());
+    forget_temp_dir(temp);
+  };
   // The mode a plain new file would get (0666 less the umask), not mkstemp's 0600; an existing
   // target keeps its own mode.
   const mode_t mode = ::stat(target.c_str(), &st) == 0 ? (st.st_mode & 07777) : (0666 & ~process_umask());
   if (::fchmod(fd, mode) != 0) {
     const int err = errno;
     ::close(fd);
-    ::unlink(temp.c_str());
+    discard();
     return write_error(path, field, err);
   }
   Result<void> written = write_fd(fd, /*regular=*/true, path, field, produce);
   if (written && ::rename(temp.c_str(), target.c_str()) != 0) written = write_error(path, field, errno);
   if (!written) {
-    ::unlink(temp.c_str());
+    discard();
     return written;
   }
+  forget_temp_dir(temp);
   // The rename is durable only once the directory holding it is on disk too.
   if (const int dir_fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC); dir_fd >= 0) {
     ::fsync(dir_fd);

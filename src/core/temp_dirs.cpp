@@ -1,5 +1,6 @@
 #include "core/temp_dirs.h"
 
+#include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
 #include <sys/stat.h>
@@ -8,6 +9,7 @@
 
 #include <atomic>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <mutex>
@@ -119,6 +121,20 @@ std::string make_temp_dir(std::string pattern) {
   });
   errno = err;
   return made ? pattern : std::string();
+}
+
+int make_temp_file(std::string& pattern) {
+  std::lock_guard lock(g_mutex);
+  install_once();
+  int fd = -1;
+  int err = 0;
+  with_signals_blocked([&] {
+    fd = ::mkostemp(pattern.data(), O_CLOEXEC);
+    err = errno;
+    if (fd >= 0) take_slot(pattern);
+  });
+  errno = err;
+  return fd;
 }
 
 void register_temp_dir(const std::string& path) {

@@ -1,4 +1,5 @@
-// Temporary directories that gpuplan removes on every way out: when the owner is done with one
+// Temporary directories (and the temporary files outputs are written to before their rename) that
+// gpuplan removes on every way out: when the owner is done with one
 // (remove_temp_dir), and when the process is stopped by SIGINT, SIGTERM or SIGHUP while it still
 // exists. A caller may rely on: removal first gives the owner read, write and search permission
 // on every directory inside (an unpacked snapshot may hold read-only directories, which a non-root
@@ -18,6 +19,9 @@ inline constexpr int kMaxTempDirs = 8;
 // for removal on a signal, with the signals held meanwhile so that none comes between the two;
 // installs the handlers on first use. The path made, or "" with errno set when none could be.
 std::string make_temp_dir(std::string pattern);
+// The same for a file: creates it from `pattern` (mkostemp's, O_CLOEXEC, mode 0600) and registers
+// it. Its descriptor, or -1 with errno set. The owner forgets it once renamed or removed.
+int make_temp_file(std::string& pattern);
 // Registers `path` for removal on a signal; installs the handlers on first use.
 void register_temp_dir(const std::string& path);
 // Unregisters `path` (renamed into place or removed by its owner).

@@ -360,5 +360,32 @@ TEST(HardeningWritesTest, SigtermWhileUnpackingASnapshotRemovesTheTemporaryDirec
   EXPECT_TRUE(names_in(tmp).empty());
 }
 
+TEST(HardeningWritesTest, SigtermWhileWritingAnOutputRemovesTheTemporaryFile) {
+  // Days of one-second samples from 64 GPUs (gigabytes): the signal comes while it is written.
+  const std::string dir = temp_dir();
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    const int null = ::open("/dev/null", O_RDWR);
+    ::dup2(null, 1);
+    ::dup2(null, 2);
+    ::execl(gpuplan_binary(), "gpuplan", "usage", "synth", "--gpus", "64", "--days", "30", "--output",
+            (dir + "/synth.csv").c_str(), nullptr);
+    ::_exit(127);
+  }
+  bool seen = false;
+  for (int i = 0; i < 20000 && !seen; ++i) {
+    seen = !names_in(dir).empty();
+    if (!seen) std::this_thread::sleep_for(std::chrono::microseconds(500));
+  }
+  ASSERT_TRUE(seen) << "gpuplan made no temporary file in " << dir;
+  EXPECT_EQ(names_in(dir)[0].rfind(".synth.csv.tmp-", 0), 0u) << names_in(dir)[0];
+  ::kill(pid, SIGTERM);
+  int status = 0;
+  ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+  ASSERT_TRUE(WIFSIGNALED(status)) << "exited " << WEXITSTATUS(status) << " before the signal";
+  EXPECT_EQ(WTERMSIG(status), SIGTERM);
+  EXPECT_TRUE(names_in(dir).empty()) << names_in(dir)[0];
+}
+
 }  // namespace
 }  // namespace gpuplan
