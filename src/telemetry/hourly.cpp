@@ -90,6 +90,24 @@ Result<void> check_span(const HourlyData& all, const HourlyData& one, const std:
                    .fact("last", date(last.value_or(high)))};
 }
 
+// The error for a file whose accumulators, with the `held` of the files before it, pass
+// limits::kMaxGpuHours: at the line of the first reading that needed one more, found by folding
+// row lengths as HourlyAggregator does.
+Error too_many_gpu_hours(const std::string& path, SourceFormat format, GpuRegistry& registry,
+                         const ReadOptions& options, int64_t held) {
+  std::unordered_map<int64_t, uint32_t> row_length;  // per hour
+  int64_t cells = held;
+  auto needs_one_more = [&](const Sample& s) {
+    uint32_t& length = row_length[floor_div(s.time_ms, kMsPerHour)];
+    if (s.gpu < length) return false;
+    cells += s.gpu + 1 - length;
+    length = s.gpu + 1;
+    return cells > limits::kMaxGpuHours;
+  };
+  const int line = detail::first_line_where(path, format, registry, options, needs_one_more);
+  return Error{path, line, {}, Phrase("error.log.too_many_gpu_hours").fact("limit", std::to_string(limits::kMaxGpuHours))};
+}
+
 // Reads a large plain nvidia-smi CSV with one thread per core, each taking the next of many byte
 // ranges cut at line starts (a core slowed by other work takes fewer), and merges the parts in
 // file order. Each part is read with the file's first line as its header. nullopt when the
@@ -97,9 +115,12 @@ Result<void> check_span(const HourlyData& all, const HourlyData& one, const std:
 // header naming other columns (the parts after it would read their lines by the wrong ones),
 // or a GPU's sample in a part is no later than one of its samples before it (a duplicate or a
 // clock jump across a cut). The sums of non-integer values may differ from one reader's in the
-// last bit (added in another order); nvidia-smi writes whole numbers.
+// last bit (added in another order); nvidia-smi writes whole numbers. Also nullopt when the parts
+// and their merge would hold more than `cells_left` accumulators: one reader, which counts them
+// once, says whether the file is within the limit, and where not.
 Result<std::optional<HourlyData>> read_smi_parallel(const std::string& path, int64_t size, unsigned threads,
-                                                    const Progress& progress, const ReadOptions& options) {
+                                                    const Progress& progress, const ReadOptions& options,
+                                                    std::atomic<int64_t>& cells_left) {
   int fd = ::open(path.c_str(), O_RDONLY);
   if (fd < 0) return Error{path, 0, {}, Phrase("error.file.cannot_open").fact("why", std::strerror(errno))};
   const std::string header = first_line(fd);
@@ -119,6 +140,7 @@ Result<std::optional<HourlyData>> read_smi_parallel(const std::string& path, int
     HourlyData data;
     Result<ReadStats> stats = ReadStats{};
     std::vector<std::optional<HourlyAggregator::Span>> spans;  // per GPU of the registry
+    bool full = false;  // the accumulators ran out while it was read
   };
   std::vector<Part> parts(cuts.size() - 1);
   std::atomic<size_t> next_part{0};
@@ -126,8 +148,9 @@ Result<std::optional<HourlyData>> read_smi_parallel(const std::string& path, int
   auto work = [&](bool reports_progress) {
     for (size_t i; (i = next_part++) < parts.size();) {
       Part& part = parts[i];
-      HourlyAggregator aggregator(part.data);
+      HourlyAggregator aggregator(part.data, &cells_left);
       part.stats = read_smi_csv_range(path, cuts[i], cuts[i + 1], header, part.registry, aggregator, options);
+      if (aggregator.full()) part.full = true;
       for (uint32_t g = 0; g < part.registry.names().size(); ++g) part.spans.push_back(aggregator.span(g));
       bytes_done += cuts[i + 1] - cuts[i];
       if (reports_progress && progress) progress(bytes_done, size);  // the caller's thread only
@@ -140,11 +163,12 @@ Result<std::optional<HourlyData>> read_smi_parallel(const std::string& path, int
   if (progress) progress(size, size);
 
   HourlyData out;
+  int64_t merge_cells_left = cells_left;  // the parts are counted; their merge is counted again
   std::map<std::string, int64_t> latest;  // per GPU name, over the parts merged so far
   int64_t lines_before = 1;               // the header
   for (Part& p : parts) {
     // A part past the GPU limit: one reader reads the file again, to name the line.
-    if (!p.registry.overflow().empty()) return std::optional<HourlyData>();
+    if (!p.registry.overflow().empty() || p.full) return std::optional<HourlyData>();
     if (!p.stats) return p.stats.error();
     if (p.stats->header_changes > 0) return std::optional<HourlyData>();
     const std::vector<std::string>& names = p.registry.names();
@@ -159,7 +183,7 @@ Result<std::optional<HourlyData>> read_smi_parallel(const std::string& path, int
     lines_before += s.lines;
     p.data.gpus = names;
     keep_aggregator_counts(p.data.stats, s);
-    out.merge(p.data);
+    if (!out.merge(p.data, merge_cells_left)) return std::optional<HourlyData>();
   }
   if (out.gpus.size() > limits::kMaxGpus) return std::optional<HourlyData>();  // as a part past the limit
   out.stats.lines += 1;
@@ -187,21 +211,42 @@ void HourAcc::merge(const HourAcc& o) {
   if (o.temp_max && (!temp_max || *o.temp_max > *temp_max)) temp_max = o.temp_max;
 }
 
+int64_t HourlyData::cells() const {
+  int64_t n = 0;
+  for (const auto& [hour, row] : hours) n += static_cast<int64_t>(row.size());
+  return n;
+}
+
 void HourlyData::merge(const HourlyData& other) {
-  // GPUs are matched by name, so parts read with their own registries line up.
+  int64_t unlimited = INT64_MAX;
+  (void)merge(other, unlimited);
+}
+
+bool HourlyData::merge(const HourlyData& other, int64_t& cells_left) {
+  // GPUs are matched by name, so parts read with their own registries line up; a name new here
+  // gets the next id.
   std::unordered_map<std::string_view, uint32_t> index;  // hashed: tens of thousands of GPUs merge in linear time
   index.reserve(gpus.size() + other.gpus.size());
-  gpus.reserve(gpus.size() + other.gpus.size());  // the views below stay valid
   for (uint32_t g = 0; g < gpus.size(); ++g) index.emplace(gpus[g], g);
   std::vector<uint32_t> remap;
+  std::vector<const std::string*> added;
   for (const std::string& name : other.gpus) {
-    auto it = index.find(name);
-    if (it == index.end()) {
-      gpus.push_back(name);
-      it = index.emplace(gpus.back(), static_cast<uint32_t>(gpus.size() - 1)).first;
-    }
+    auto [it, is_new] = index.emplace(name, static_cast<uint32_t>(gpus.size() + added.size()));
+    if (is_new) added.push_back(&name);
     remap.push_back(it->second);
   }
+  // What the rows would grow by, before anything changes: refused whole or merged whole.
+  int64_t growth = 0;
+  for (const auto& [hour, accs] : other.hours) {
+    const auto mine = hours.find(hour);
+    size_t length = mine == hours.end() ? 0 : mine->second.size();
+    for (uint32_t g = 0; g < accs.size(); ++g)
+      if (accs[g].count != 0) length = std::max<size_t>(length, remap[g] + 1);
+    growth += static_cast<int64_t>(length) - (mine == hours.end() ? 0 : static_cast<int64_t>(mine->second.size()));
+  }
+  if (growth > cells_left) return false;
+  cells_left -= growth;
+  for (const std::string* name : added) gpus.push_back(*name);
   for (const auto& [hour, accs] : other.hours) {
     auto& mine = hours[hour];
     for (uint32_t g = 0; g < accs.size(); ++g) {
@@ -211,6 +256,7 @@ void HourlyData::merge(const HourlyData& other) {
     }
   }
   stats.merge(other.stats);
+  return true;
 }
 
 // The hour of `time_ms` becomes the current one.
@@ -220,6 +266,17 @@ void HourlyAggregator::enter_hour(int64_t time_ms) {
   // Saturated: a garbage time near INT64_MAX must not overflow (it just misses the cache).
   current_end_ms_ = current_begin_ms_ > INT64_MAX - kMsPerHour ? INT64_MAX : current_begin_ms_ + kMsPerHour;
   current_ = &out_.hours[hour];
+}
+
+bool HourlyAggregator::widen(uint32_t gpu) {
+  const auto growth = static_cast<int64_t>(gpu + 1 - current_->size());
+  if (cells_left_ && cells_left_->fetch_sub(growth) < growth) {
+    cells_left_->fetch_add(growth);
+    full_ = true;
+    return false;
+  }
+  current_->resize(gpu + 1);
+  return true;
 }
 
 // Inline in add and add_batch: on the batch path the loop pays no call per sample.
@@ -240,7 +297,7 @@ inline void HourlyAggregator::fold(const Sample& s) {
   if (s.time_ms < last) ++out_.stats.clock_jumps;
   if (s.utilization_pct || s.time_ms > last) last = std::max(last, s.time_ms);
   if (s.time_ms < current_begin_ms_ || s.time_ms >= current_end_ms_) enter_hour(s.time_ms);
-  if (current_->size() <= s.gpu) current_->resize(s.gpu + 1);
+  if (current_->size() <= s.gpu && !widen(s.gpu)) return;
   HourAcc& a = (*current_)[s.gpu];
   ++a.count;
   if (s.utilization_pct) {
@@ -301,7 +358,7 @@ void HourlyAggregator::fold_usage(std::span<const UsageReading> readings) {
       gpus_in_hour = current_->size();
     }
     if (r.gpu >= gpus_in_hour) {
-      current_->resize(r.gpu + 1);
+      if (!widen(r.gpu)) continue;
       accs = current_->data();
       gpus_in_hour = current_->size();
     }
@@ -340,6 +397,7 @@ Result<HourlyData> read_hourly(const std::vector<std::string>& paths, SourceForm
   GpuRegistry registry;
   ReadOptions usage_options = options;  // the aggregator reads utilization, memory and temperature only
   usage_options.usage_metrics_only = true;
+  std::atomic<int64_t> cells_left{0};  // of limits::kMaxGpuHours, while a file is read
   for (const std::string& path : paths) {
     SourceFormat f = format;
     if (f == SourceFormat::kAuto) {
@@ -350,30 +408,36 @@ Result<HourlyData> read_hourly(const std::vector<std::string>& paths, SourceForm
     struct stat st {};
     const bool plain_file = ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && !is_gzip_file(path);
     const unsigned cores = std::max(1u, std::min(8u, std::thread::hardware_concurrency()));
+    const int64_t held = all.cells();
     if (f == SourceFormat::kSmiCsv && plain_file && st.st_size >= kParallelFrom && cores > 1) {
-      auto parallel = read_smi_parallel(path, st.st_size, cores, progress, usage_options);
+      cells_left = limits::kMaxGpuHours - held;
+      auto parallel = read_smi_parallel(path, st.st_size, cores, progress, usage_options, cells_left);
       if (!parallel) return parallel.error();
-      // Its GPUs with the earlier files' past the limit: one thread reads it, to name the line.
+      // Its GPUs or GPU-hours with the earlier files' past a limit: one thread reads it, to name
+      // the line.
       if (*parallel && within_gpu_limit(all, **parallel)) {
         if (auto too_long = check_span(all, **parallel, path, f, registry, usage_options); !too_long)
           return too_long.error();
-        all.merge(**parallel);
-        // The files after this one count its GPUs too.
-        for (const std::string& name : all.gpus) {
-          const size_t slash = name.find('/');
-          (void)registry.id(name.substr(0, slash), name.substr(slash + 1));
+        if (int64_t merge_left = limits::kMaxGpuHours - held; all.merge(**parallel, merge_left)) {
+          // The files after this one count its GPUs too.
+          for (const std::string& name : all.gpus) {
+            const size_t slash = name.find('/');
+            (void)registry.id(name.substr(0, slash), name.substr(slash + 1));
+          }
+          continue;
         }
-        continue;
       }  // else the parts may not add up to the whole (see read_smi_parallel): one thread reads it
     }
+    cells_left = limits::kMaxGpuHours - held;
     HourlyData one;
-    HourlyAggregator aggregator(one);
+    HourlyAggregator aggregator(one, &cells_left);
     auto stats = read_samples(path, f, registry, aggregator, progress, usage_options);
     if (!stats) return stats.error();
+    if (aggregator.full()) return too_many_gpu_hours(path, f, registry, usage_options, held);
     one.gpus = registry.names();
     keep_aggregator_counts(one.stats, *stats);
     if (auto too_long = check_span(all, one, path, f, registry, usage_options); !too_long) return too_long.error();
-    all.merge(one);
+    all.merge(one);  // the same GPU ids: grows by one's accumulators at most, which were counted
   }
   return all;
 }

@@ -3,6 +3,7 @@
 // the hourly aggregation), so usage analysis reads one shape whatever the source.
 #pragma once
 
+#include <atomic>
 #include <climits>
 #include <cstdint>
 #include <map>
@@ -35,13 +36,23 @@ struct HourlyData {
   std::map<int64_t, std::vector<HourAcc>> hours;
   ReadStats stats;
 
-  void merge(const HourlyData& other);  // GPU ids must agree (same registry)
+  // Folds `other` in, GPUs matched by name. False, with this data left part-merged, when its
+  // rows would grow by more than `cells_left` accumulators (which the growth is taken from).
+  bool merge(const HourlyData& other, int64_t& cells_left);
+  void merge(const HourlyData& other);
+  // Accumulators held: the rows' lengths added up (a row is as long as its largest GPU id + 1).
+  int64_t cells() const;
 };
 
 // A SampleSink that accumulates hourly means; fast on ordered input (caches the current hour).
 class HourlyAggregator : public SampleSink {
  public:
-  explicit HourlyAggregator(HourlyData& out) : out_(out) {}
+  // With `cells_left`, the accumulators it may add (limits::kMaxGpuHours across a read, shared by
+  // the aggregators of one file's parts): a reading that would need more is dropped and full()
+  // says so. A row is as long as the largest GPU id in its hour, so a few lines naming a high id
+  // in many hours would otherwise take gigabytes.
+  explicit HourlyAggregator(HourlyData& out, std::atomic<int64_t>* cells_left = nullptr)
+      : out_(out), cells_left_(cells_left) {}
   void add(const Sample& s) override;
   void add_batch(std::span<const Sample> samples) override;
   void add_usage_batch(std::span<const UsageReading> readings, UsagePresent present) override;
@@ -53,6 +64,7 @@ class HourlyAggregator : public SampleSink {
     int64_t first, latest;
   };
   std::optional<Span> span(uint32_t gpu) const;
+  bool full() const { return full_; }
 
  private:
   // last_time_ of a GPU before its first sample: above any time, so that sample takes fold's way.
@@ -61,6 +73,7 @@ class HourlyAggregator : public SampleSink {
   template <bool kUtil, bool kMem, bool kTemp>
   void fold_usage(std::span<const UsageReading> readings);
   void enter_hour(int64_t time_ms);
+  bool widen(uint32_t gpu);  // the current hour's row made long enough for `gpu`; false when full
 
   HourlyData& out_;
   // The hour being filled, [begin, end) in ms: one comparison per sample while the hour lasts.
@@ -69,6 +82,8 @@ class HourlyAggregator : public SampleSink {
   std::vector<HourAcc>* current_ = nullptr;
   std::vector<int64_t> last_time_;   // per GPU, the latest time: for duplicates and clock jumps
   std::vector<int64_t> first_time_;  // per GPU
+  std::atomic<int64_t>* cells_left_;
+  bool full_ = false;
 };
 
 // Reads every path (files, directories, gzip) into hourly data, in order.

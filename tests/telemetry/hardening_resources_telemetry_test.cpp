@@ -9,6 +9,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <ctime>
 #include <string>
 
 #include "core/limits.h"
@@ -100,6 +101,64 @@ TEST(HardeningResourcesTelemetry, TheGpuLimitCountsAcrossFilesReadInParallel) {
   auto alone = read_hourly({b}, SourceFormat::kSmiCsv);
   ASSERT_TRUE(alone.ok()) << alone.error().str();
   EXPECT_EQ(alone->gpus.size(), 60'000u);
+}
+
+TEST(HardeningResourcesTelemetry, AHighGpuIdInManyHoursIsAnErrorNotGigabytes) {
+  // 20,000 GPUs in the first hour, then GPU 19,999 alone in each of 2,000 hours (803 KB): each
+  // hour's row is 20,000 accumulators long, 40,020,000 in all (3.2 GB before). Hour k brings the
+  // count to 20,000 + k x 20,000, past 25,000,000 (limits::kMaxGpuHours) at k = 1,250: its line
+  // is 1 (header) + 20,000 + 1,250.
+  std::string text = one_row_per_gpu(20'000);
+  char row[64];
+  for (int k = 1; k <= 2'000; ++k) {
+    const time_t t = 1714521600 + (10 + k) * 3600;  // 2024-05-01 00:00 UTC, then 10 + k hours
+    std::tm utc{};
+    gmtime_r(&t, &utc);
+    std::strftime(row, sizeof row, "%Y/%m/%d %H:%M:%S.000, 19999, 50 %%\n", &utc);
+    text += row;
+  }
+  const std::string path = write_file(temp_dir(), "wide.csv", text);
+  auto data = read_hourly({path}, SourceFormat::kSmiCsv);
+  ASSERT_FALSE(data.ok());
+  EXPECT_EQ(data.error().file, path);
+  EXPECT_EQ(data.error().line, 21'251);
+  EXPECT_EQ(data.error().message.key, "error.log.too_many_gpu_hours");
+  EXPECT_EQ(*fact_in(data.error().message, "limit"), "25000000");
+}
+
+TEST(HardeningResourcesTelemetry, TheAggregatorStopsAtItsAccumulatorsAndAMergeIsAllOrNothing) {
+  HourlyData out;
+  std::atomic<int64_t> left{3};
+  HourlyAggregator aggregator(out, &left);
+  Sample s;
+  s.utilization_pct = 50;
+  s.time_ms = 0;  // hour 0: GPU 0, then GPU 1 (2 accumulators)
+  aggregator.add(s);
+  s.gpu = 1;
+  aggregator.add(s);
+  EXPECT_FALSE(aggregator.full());
+  s.time_ms = 3'600'000;  // hour 1: GPU 5 needs a row of 6, with 1 left
+  s.gpu = 5;
+  aggregator.add(s);
+  EXPECT_TRUE(aggregator.full());
+  EXPECT_EQ(left.load(), 1);
+  EXPECT_EQ(out.cells(), 2);
+
+  // Merging {b: hour 7} into {a: hour 7} makes hour 7's row 2 long (b is GPU 1 here): 1 more.
+  HourlyData a, b;
+  a.gpus = {"h/a"};
+  a.hours[7] = {HourAcc{1, 1, 0, 50, 0, {}}};
+  b.gpus = {"h/b"};
+  b.hours[7] = {HourAcc{1, 1, 0, 70, 0, {}}};
+  int64_t none = 0;
+  EXPECT_FALSE(a.merge(b, none));
+  EXPECT_EQ(a.gpus.size(), 1u);  // unchanged
+  EXPECT_EQ(a.cells(), 1);
+  int64_t one = 1;
+  EXPECT_TRUE(a.merge(b, one));
+  EXPECT_EQ(one, 0);
+  EXPECT_EQ(a.gpus, (std::vector<std::string>{"h/a", "h/b"}));
+  EXPECT_EQ(a.hours[7][1].util_sum, 70);
 }
 
 TEST(HardeningResourcesTelemetry, YearsOneAndNineThousandAreAnErrorNotGigabytes) {

@@ -56,6 +56,8 @@ constexpr Words kWords[] = {
   {"error.log.unknown_format", "unknown log format: expected nvidia-smi --query-gpu CSV (with its header), nvidia-smi dmon, or Prometheus text",
                                "无法识别的日志格式：应为 nvidia-smi --query-gpu CSV（带表头）、nvidia-smi dmon 或 Prometheus 文本格式"},
   {"error.log.no_scrape_files", "no scrape files in the directory", "文件夹中没有抓取（scrape）文件"},
+  {"error.log.too_many_gpu_hours", "here the GPU-hours read pass what gpuplan keeps at once (at most {limit}: GPUs x hours with data, over all the files given): read fewer GPUs or a shorter span at a time",
+                                   "读到此处，GPU·小时数超过 gpuplan 一次能保留的上限（{limit}：GPU 数 × 有数据的小时数，计入所有给定文件）：请每次读取较少的 GPU 或较短的时间段"},
   {"error.log.too_many_gpus", "names more than {limit} GPUs (the first beyond: {gpu}): split the logs and read them apart",
                              "涉及的 GPU 超过 {limit} 块（第一块超出的是 {gpu}）：请拆分日志分别读取"},
   {"error.log.span_too_long", "the time {time} lies more than {years} years from the data read before it ({first} to {last}): is the clock or the date wrong?",
