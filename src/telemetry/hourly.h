@@ -36,8 +36,8 @@ struct HourlyData {
   std::map<int64_t, std::vector<HourAcc>> hours;
   ReadStats stats;
 
-  // Folds `other` in, GPUs matched by name. False, with this data left part-merged, when its
-  // rows would grow by more than `cells_left` accumulators (which the growth is taken from).
+  // Folds `other` in, GPUs matched by name. False, with this data unchanged, when its rows would
+  // grow by more than `cells_left` accumulators (which the growth is taken from).
   bool merge(const HourlyData& other, int64_t& cells_left);
   void merge(const HourlyData& other);
   // Accumulators held: the rows' lengths added up (a row is as long as its largest GPU id + 1).
