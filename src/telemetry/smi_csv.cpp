@@ -93,12 +93,17 @@ void SmiCsvParser::row(const CsvRow& r, int64_t number, bool complete) {
   if (!time_.parse(r.field(cols_.timestamp), s.time_ms)) return bad_timestamp(r.field(cols_.timestamp), number);
   s.gpu = gpus_.id(key_ >= 0 ? trim_blanks(r.field(key_)) : std::string_view("0"));
   s.line = sample_line(number);
-  bool ok = value(r, cols_.util, s.utilization_pct) & value(r, cols_.mem_used, s.memory_used_mib) &
-            value(r, cols_.temp, s.temperature_c);
+  // Every column is read even after one fails (&=, not &&): no branch per column.
+  bool ok = value(r, cols_.util, s.utilization_pct);
+  ok &= value(r, cols_.mem_used, s.memory_used_mib);
+  ok &= value(r, cols_.temp, s.temperature_c);
   if (!usage_only_) {  // the rest only when asked for: a branch per line, not per column
-    ok = ok & value(r, cols_.mem_total, s.memory_total_mib) & value(r, cols_.power, s.power_w) &
-         value(r, cols_.power_limit, s.power_limit_w) & value(r, cols_.sm_clock, s.sm_clock_mhz) &
-         value(r, cols_.ecc_corrected, s.ecc_corrected) & value(r, cols_.ecc_uncorrected, s.ecc_uncorrected);
+    ok &= value(r, cols_.mem_total, s.memory_total_mib);
+    ok &= value(r, cols_.power, s.power_w);
+    ok &= value(r, cols_.power_limit, s.power_limit_w);
+    ok &= value(r, cols_.sm_clock, s.sm_clock_mhz);
+    ok &= value(r, cols_.ecc_corrected, s.ecc_corrected);
+    ok &= value(r, cols_.ecc_uncorrected, s.ecc_uncorrected);
     if (cols_.clock_event_reasons >= 0 && !parse_hex(r.field(cols_.clock_event_reasons), s.clock_event_reasons))
       ok = false;
   }
