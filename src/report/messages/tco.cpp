@@ -47,7 +47,7 @@ constexpr Words kWords[] = {
   {"tco.utilization.share", "{pct}", "{pct}"},
   {"tco.utilization.over_capacity", "over 100% (overflow: demand is {times}× the {gpus} owned GPUs)",
                                     "超过 100%（超出容量：需求是 {gpus} 块自有 GPU 的 {times} 倍）"},
-  {"tco.why.demand", "Measured demand: {gpu_hours} GPU-hours, {utilization} average utilization of {gpus} owned GPUs.",
+  {"tco.why.demand", "Measured demand: {gpu_hours} GPU-hours; average utilization of the {gpus} owned GPUs: {utilization}.",
                      "实测需求：{gpu_hours} GPU 小时，{gpus} 块自有 GPU 的平均利用率为 {utilization}。"},
 
   // Cost lines (CostLine::id)
