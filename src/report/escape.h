@@ -2,8 +2,8 @@
 // show. A caller may rely on: escape_controls leaves newline, tab and every printable character
 // (UTF-8 included) as they are and writes each other C0 control, DEL and C1 control (U+0080 to
 // U+009F) as a visible escape ("\x1b", "\r", "\u009b"), and each byte that is not part of
-// well-formed UTF-8 as "\x9b", so that no input can move the cursor,
-// recolour or retitle a terminal, or hide text in a Markdown report.
+// well-formed UTF-8 as "\x9b", so that no input can move the cursor, recolour or retitle a
+// terminal, or hide text in a Markdown report.
 #pragma once
 
 #include <string>
