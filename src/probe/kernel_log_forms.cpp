@@ -303,7 +303,12 @@ void parse_json(std::string_view line, ClassifiedLine& out) {
   if (all_digits(mono) && std::from_chars(mono.data(), mono.data() + mono.size(), usec).ec == std::errc())
     out.uptime_s = static_cast<double>(usec) / 1e6;
   std::string real = json_text(j, "__REALTIME_TIMESTAMP");
-  if (all_digits(real) && std::from_chars(real.data(), real.data() + real.size(), usec).ec == std::errc())
+  // Beyond what the system clock holds (about the year 2262) is no time a record was written: left
+  // without one rather than overflowed into another.
+  constexpr auto kClockMax = std::chrono::duration_cast<std::chrono::microseconds>(
+      std::chrono::system_clock::duration::max());
+  if (all_digits(real) && std::from_chars(real.data(), real.data() + real.size(), usec).ec == std::errc() &&
+      usec <= static_cast<uint64_t>(kClockMax.count()))
     out.wall = iso_utc(std::chrono::system_clock::time_point(std::chrono::microseconds(usec)));
   std::string device = json_text(j, "_KERNEL_DEVICE");
   if (starts_with(device, "+pci:")) out.device = normalise_pci_address(std::string_view(device).substr(5));

@@ -91,6 +91,29 @@ TEST(KernelLogFormsTest, TheXid79RecordInEveryFormIsOneXid79OnItsDevice) {
   }
 }
 
+TEST(KernelLogFormsTest, AJournalTimeBeyondTheSystemClockIsNoWallTimeNotAnOverflow) {
+  // The system clock counts int64 nanoseconds: its last microsecond is 9,223,372,036,854,775
+  // (2262-04-11 23:47:16.854775 UTC). One more overflowed the conversion (UBSan, found by fuzzing).
+  const std::string json = read_fixture("journalctl-json.log");
+  auto xid_wall = [&](const std::string& realtime) {
+    std::string text = json;
+    const size_t at = text.find("\"1715000534548779\"");  // the Xid 79 record's
+    text.replace(at + 1, 16, realtime);
+    const KernelLog log = parse_kernel_log(text);
+    auto xids = of_kind(log, KernelEventKind::kXid);
+    EXPECT_EQ(xids.size(), 1u) << realtime;
+    return xids.empty() ? std::optional<std::string>("no Xid") : xids[0]->wall;
+  };
+  EXPECT_EQ(xid_wall("1715000534548779"), "2024-05-06T13:02:14Z");
+  EXPECT_EQ(xid_wall("9223372036854775"), "2262-04-11T23:47:16Z");
+  EXPECT_EQ(xid_wall("9223372036854776"), std::nullopt);
+  EXPECT_EQ(xid_wall("17150030534548779"), std::nullopt);
+  // The fuzzer's reproducer (its line 6 has 17150030534548786) reads to the end, all 8 lines.
+  const KernelLog log =
+      parse_kernel_log(gpuplan::testing::read_file(source_path("fuzz/corpus/kernel_log/crash-realtime-beyond-clock.log")));
+  EXPECT_EQ(log.lines, 8);
+}
+
 TEST(KernelLogFormsTest, ARotatedGzipLogReadsAsItsText) {
   auto text = read_kernel_log_file(fixture_path("kern.log.2.gz"));
   ASSERT_TRUE(text.ok());
