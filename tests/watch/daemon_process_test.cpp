@@ -119,8 +119,9 @@ TEST(DaemonProcess, SigkillAtRandomPointsNeverCorruptsNorLosesACommittedBatch) {
     }
   }
   // The kills did land after commits too: about half the timed kills come after the first commit
-  // (200 ms into a 20–450 ms delay), some after two; a low bound, for a loaded machine.
-  EXPECT_GE(committed_batches(log).size(), 25u);
+  // (200 ms into a 20–450 ms delay), some after two; a low bound (one a run in four), for a loaded
+  // machine.
+  EXPECT_GE(committed_batches(log).size(), static_cast<size_t>(runs / 4));
 }
 
 // A small tmpfs for the archive, unmounted however the test ends.
