@@ -98,13 +98,17 @@ std::string without_code(const std::string& line) {
 
 const std::regex kPlaceholder(R"(\{[a-z_]+\})");
 // A message key shown instead of its words (area prefix, then two or more dotted parts).
-const std::regex kRawKey(
-    R"(\b(?:accept|error|skip|tco|usage|cli|quote|audit|recommend|report|severity|source)(?:\.[a-z0-9_]+){2,}\b)");
-// Whether `line` holds one of kRawKey's prefixes followed by a dot: where kRawKey may match.
+const char* const kKeyAreas[] = {"accept", "error", "skip",      "tco",    "usage",    "cli",
+                                 "quote",  "audit", "recommend", "report", "severity", "source"};
+const std::regex kRawKey = [] {
+  std::string areas;
+  for (const char* area : kKeyAreas) areas += std::string(areas.empty() ? "" : "|") + area;
+  return std::regex(R"(\b(?:)" + areas + R"()(?:\.[a-z0-9_]+){2,}\b)");
+}();
+// Whether `line` holds one of kRawKey's areas followed by a dot: where kRawKey may match.
 bool has_key_prefix(const std::string& line) {
-  for (const char* prefix : {"accept.", "error.", "skip.", "tco.", "usage.", "cli.", "quote.", "audit.", "recommend.",
-                             "report.", "severity.", "source."})
-    if (line.find(prefix) != std::string::npos) return true;
+  for (const char* area : kKeyAreas)
+    if (line.find(std::string(area) + ".") != std::string::npos) return true;
   return false;
 }
 const std::regex kSpec(R"(\bSPEC\b)");
