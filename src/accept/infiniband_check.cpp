@@ -23,6 +23,8 @@ struct IbJudgement {
   bool sm_shown = false;                        // a subnet manager answers, in an attachment
   std::vector<std::string> forms;               // what the attachments were read as
   bool unread = false;                          // an attachment gave nothing: the check cannot pass
+  int attached_ports = 0;                       // InfiniBand ports the attachments list
+  int roce_ports = 0;                           // RDMA ports on Ethernet (RoCE): no subnet manager
 };
 
 // One ibstat-form port (from --ibstat or an attachment) against Active/LinkUp and a subnet manager.
@@ -42,7 +44,10 @@ bool is_ib(const probe::IbstatPort& p) {
 void judge_host(const AcceptInputs& in, Finding& c, IbJudgement& j) {
   if (in.facts) {
     for (const auto& p : in.facts->ib_ports) {
-      if (!p.link_layer.empty() && p.link_layer != "InfiniBand") continue;
+      if (!p.link_layer.empty() && p.link_layer != "InfiniBand") {
+        ++j.roce_ports;
+        continue;
+      }
       ++j.host_ports;
       Phrase port = phrase("accept.ib.sysfs_port")
                         .fact("device", p.device)
@@ -56,7 +61,10 @@ void judge_host(const AcceptInputs& in, Finding& c, IbJudgement& j) {
   }
   if (in.ibstat) {
     for (const auto& p : *in.ibstat) {
-      if (!is_ib(p)) continue;
+      if (!is_ib(p)) {
+        ++j.roce_ports;
+        continue;
+      }
       ++j.host_ports;
       judge_port(p,
                  phrase("accept.ib.ibstat_port")
@@ -111,7 +119,11 @@ void judge_attachment(const Attachment& a, Finding& c, IbJudgement& j) {
     if (std::find(j.forms.begin(), j.forms.end(), f) == j.forms.end()) j.forms.push_back(f);
   bool ports_name_sm = false;
   for (const auto& p : ev.ports) {
-    if (!is_ib(p)) continue;
+    if (!is_ib(p)) {
+      ++j.roce_ports;
+      continue;
+    }
+    ++j.attached_ports;
     ports_name_sm = ports_name_sm || (p.sm_lid && *p.sm_lid > 0);
     judge_port(p,
                phrase("accept.ib.attached_port")
@@ -163,7 +175,7 @@ void check_infiniband(const AcceptInputs& in, const Catalog&, Finding& c) {
   IbJudgement j;
   judge_host(in, c, j);
   for (const Attachment* a : attached) judge_attachment(*a, c, j);
-  const int ports = j.host_ports > 0 ? j.host_ports : static_cast<int>(j.rated.size());
+  const int ports = j.host_ports > 0 ? j.host_ports : std::max(j.attached_ports, static_cast<int>(j.rated.size()));
   if (!j.down.empty()) {
     c.severity = Severity::kFail;
     for (auto& p : j.down) c.note(std::move(p));
@@ -171,6 +183,11 @@ void check_infiniband(const AcceptInputs& in, const Catalog&, Finding& c) {
   }
   judge_rates(j, c);
   if (j.unread) escalate(c.severity, Severity::kNeedsEvidence);
+  // RoCE ports run over Ethernet: there is no subnet manager to ask and no InfiniBand routing.
+  if (ports == 0 && j.roce_ports > 0) {
+    c.note(phrase("accept.ib.roce_only").fact("ports", std::to_string(j.roce_ports)));
+    return;
+  }
   if (ports == 0 && j.read.empty()) {
     if (!in.facts && !in.ibstat) return needs(c, phrase("accept.needs.ib_input"));
     c.note(phrase("accept.ib.none"));
@@ -192,7 +209,11 @@ void check_infiniband(const AcceptInputs& in, const Catalog&, Finding& c) {
   const bool ar_shown = std::any_of(j.read.begin(), j.read.end(), [](const Attachment* a) {
     return a->ib->ibdiagnet && a->ib->ibdiagnet->ar_switches;
   });
-  if (!ar_shown) c.note(phrase("accept.ib.ar_not_shown"));
+  // Adaptive routing is half of what G4 asks: unseen, it is not accepted.
+  if (!ar_shown) {
+    escalate(c.severity, Severity::kNeedsEvidence);
+    c.note(phrase("accept.ib.ar_not_shown"));
+  }
 }
 
 }  // namespace gpuplan::accept::detail

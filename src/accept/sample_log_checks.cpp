@@ -66,10 +66,13 @@ Phrase duration(int64_t ms) {
 }
 
 // Warns (with `short_key`) when a GPU's samples cover less than `hours_needed`: each GPU must
-// have run the whole time, one GPU's 72 h do not cover another's 24.
+// have run the whole time, one GPU's 72 h do not cover another's 24. A shortfall under half the
+// sampling interval is the stamps' jitter (`nvidia-smi -l 1` drifts by milliseconds), not a
+// missing sample: the next sample would have come after the end.
 void judge_coverage(const GpuLogSummary& g, double hours_needed, const char* short_key, Finding& c) {
   const auto needed_ms = static_cast<int64_t>(hours_needed * 3.6e6 + 0.5);
   if (g.covered_ms() >= needed_ms) return;
+  if (g.median_interval_ms && 2 * (needed_ms - g.covered_ms()) < *g.median_interval_ms) return;
   escalate(c.severity, Severity::kWarn);
   if (!g.median_interval_ms) {
     c.note(phrase("accept.log.single_sample").fact("gpu", g.gpu).fact("at", clock_time(g.first_ms)));
@@ -81,6 +84,77 @@ void judge_coverage(const GpuLogSummary& g, double hours_needed, const char* sho
              .fact("interval", {duration(*g.median_interval_ms)})
              .fact("short", {duration(needed_ms - g.covered_ms())})
              .fact("needed", num(hours_needed)));
+}
+
+// G6's NVMe wear (`smartctl`: Percentage Used, media errors). A server whose PCI bus shows no
+// NVMe controller has none to wear; otherwise wear not read is evidence missing, never "within limits".
+void judge_nvme_wear(const AcceptInputs& in, double max_wear, Finding& c) {
+  bool worn = false;
+  for (const auto& [file, s] : in.smart) {
+    c.evidence.push_back(phrase("accept.ev.smart")
+                             .fact("file", file)
+                             .fact("device", s.device)
+                             .fact("model", s.model)
+                             .fact("serial", s.serial)
+                             .fact("firmware", s.firmware)
+                             .fact("used", s.percentage_used ? std::to_string(*s.percentage_used) + "%" : "?")
+                             .fact("media_errors", s.media_errors ? std::to_string(*s.media_errors) : "?"));
+    if (s.percentage_used && *s.percentage_used > max_wear) {
+      escalate(c.severity, Severity::kFail);
+      worn = true;
+      c.note(phrase("accept.load.nvme_wear")
+                 .fact("device", s.device)
+                 .fact("used", std::to_string(*s.percentage_used) + "%")
+                 .fact("limit", num(max_wear) + "%"));
+    }
+    if (s.media_errors && *s.media_errors > 0) {
+      escalate(c.severity, Severity::kFail);
+      worn = true;
+      c.note(
+          phrase("accept.load.media_errors").fact("device", s.device).fact("count", std::to_string(*s.media_errors)));
+    }
+  }
+  if (!in.smart.empty()) {
+    if (!worn)
+      c.note(phrase("accept.load.nvme_ok").fact("count", std::to_string(in.smart.size())).fact("limit", num(max_wear) + "%"));
+    return;
+  }
+  const bool pci_read = in.facts && !in.facts->pci.devices.empty();
+  const bool has_nvme =
+      !pci_read || !in.facts->nvme.empty() ||
+      std::any_of(in.facts->pci.devices.begin(), in.facts->pci.devices.end(),
+                  [](const PciDevice& d) { return d.kind == PciKind::kNvme; });
+  if (!has_nvme) {
+    c.note(phrase("accept.load.no_nvme"));
+    return;
+  }
+  escalate(c.severity, Severity::kNeedsEvidence);
+  c.note(phrase("accept.load.no_smartctl"));
+}
+
+// G6's PCIe error counters: NVML's replay count per GPU. Not read is evidence missing.
+void judge_pcie_replays(const AcceptInputs& in, double max_replays, Finding& c) {
+  int read = 0;
+  bool over = false;
+  if (in.nvml)
+    for (const auto& g : in.nvml->gpus) {
+      if (!g.now.pcie_replays) continue;
+      ++read;
+      c.evidence.push_back(
+          phrase("accept.ev.replays").fact("gpu", nvml_gpu(g)).fact("count", std::to_string(*g.now.pcie_replays)));
+      if (*g.now.pcie_replays > max_replays) {
+        escalate(c.severity, Severity::kWarn);
+        over = true;
+        c.note(
+            phrase("accept.load.replays").fact("gpu", nvml_gpu(g)).fact("count", std::to_string(*g.now.pcie_replays)));
+      }
+    }
+  if (read == 0) {
+    escalate(c.severity, Severity::kNeedsEvidence);
+    c.note(phrase("accept.load.no_replays").fact("why", {in.nvml ? phrase("accept.load.replays_unsupported") : in.nvml_error}));
+  } else if (!over) {
+    c.note(phrase("accept.load.replays_ok").fact("gpus", std::to_string(read)).fact("limit", num(max_replays)));
+  }
 }
 
 }  // namespace
@@ -199,47 +273,14 @@ void check_load(const AcceptInputs& in, const Catalog& cat, Finding& c) {
   }
   // Each GPU must have run the whole test, as in the soak.
   for (const auto& g : log.gpus) judge_coverage(g, hours_needed, "accept.load.short", c);
-  for (const auto& [file, s] : in.smart) {
-    c.evidence.push_back(phrase("accept.ev.smart")
-                             .fact("file", file)
-                             .fact("device", s.device)
-                             .fact("model", s.model)
-                             .fact("serial", s.serial)
-                             .fact("firmware", s.firmware)
-                             .fact("used", s.percentage_used ? std::to_string(*s.percentage_used) + "%" : "?")
-                             .fact("media_errors", s.media_errors ? std::to_string(*s.media_errors) : "?"));
-    if (s.percentage_used && *s.percentage_used > max_wear) {
-      escalate(c.severity, Severity::kFail);
-      c.note(phrase("accept.load.nvme_wear")
-                 .fact("device", s.device)
-                 .fact("used", std::to_string(*s.percentage_used) + "%")
-                 .fact("limit", num(max_wear) + "%"));
-    }
-    if (s.media_errors && *s.media_errors > 0) {
-      escalate(c.severity, Severity::kFail);
-      c.note(
-          phrase("accept.load.media_errors").fact("device", s.device).fact("count", std::to_string(*s.media_errors)));
-    }
-  }
-  if (in.nvml) {
-    for (const auto& g : in.nvml->gpus) {
-      if (!g.now.pcie_replays) continue;
-      c.evidence.push_back(
-          phrase("accept.ev.replays").fact("gpu", nvml_gpu(g)).fact("count", std::to_string(*g.now.pcie_replays)));
-      if (*g.now.pcie_replays > max_replays) {
-        escalate(c.severity, Severity::kWarn);
-        c.note(
-            phrase("accept.load.replays").fact("gpu", nvml_gpu(g)).fact("count", std::to_string(*g.now.pcie_replays)));
-      }
-    }
-  }
   judge_skipped(log, cat, c);
   if (c.notes.empty())
     c.note(phrase("accept.load.ok")
                .fact("gpus", std::to_string(log.gpus.size()))
                .fact("hours", num(log.hours(), 1))
                .fact("limit", num(max_growth)));
-  if (in.smart.empty()) c.note(phrase("accept.load.no_smartctl"));
+  judge_nvme_wear(in, max_wear, c);
+  judge_pcie_replays(in, max_replays, c);
 }
 
 // G12 -------------------------------------------------------------------------------------------

@@ -6,7 +6,8 @@
 // Findings from logs (H1, H3, H4) carry the log lines and hours they rest on (facts "lines",
 // "hours").
 //
-// Finding ids (public): diagnose.thermal (H1), diagnose.pcie_link (H2), diagnose.input_bound
+// Finding ids (public): diagnose.thermal and diagnose.power_cap (H1: heat and the power budget
+// apart), diagnose.pcie_link (H2), diagnose.input_bound
 // (H3), diagnose.memory (H4), diagnose.p2p (H5: NVLink down or GPU pairs over PCIe on an SXM
 // board; PCIe cards, whose NVLink bridges are optional, get none), diagnose.used_card (H6).
 #pragma once

@@ -5,7 +5,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <set>
+#include <string>
 
 #include "diagnose/hypotheses.h"
 #include "diagnose/series.h"
@@ -25,12 +27,19 @@ constexpr uint64_t kThermalBits = kSwThermal | kHwThermal | kHwSlowdown;
 // clock (0x100) are settings or rest, not a limit the GPU ran into.
 constexpr uint64_t kHeldBackBits = kThermalBits | 0x4 | 0x80;
 
+// The reasons that mean the power budget, not heat: SW power cap (the driver holds the board at
+// its power limit) and HW power brake (an external signal, usually the PSU or the chassis).
+constexpr uint64_t kSwPowerCap = 0x4, kHwPowerBrake = 0x80;
+constexpr uint64_t kPowerBits = kSwPowerCap | kHwPowerBrake;
+
 // NVML's clock-event reasons, each a phrase with its bit.
 std::vector<Phrase> reasons(uint64_t bits) {
   std::vector<Phrase> out;
   if (bits & kSwThermal) out.push_back(Phrase("diagnose.reason.sw_thermal"));
   if (bits & kHwThermal) out.push_back(Phrase("diagnose.reason.hw_thermal"));
   if (bits & kHwSlowdown) out.push_back(Phrase("diagnose.reason.hw_slowdown"));
+  if (bits & kSwPowerCap) out.push_back(Phrase("diagnose.reason.sw_power_cap"));
+  if (bits & kHwPowerBrake) out.push_back(Phrase("diagnose.reason.hw_power_brake"));
   return out;
 }
 
@@ -38,6 +47,39 @@ std::vector<Window> windows_of(const std::vector<Run>& rs) {
   std::vector<Window> out;
   for (const Run& r : rs) out.emplace_back(r.from_ms, r.to_ms);
   return out;
+}
+
+// Stretches where one of `mask`'s reasons held the clocks back, and every such reason seen.
+std::vector<Run> reason_runs(const Series& s, uint64_t mask, uint64_t& seen) {
+  return runs(
+      s.samples,
+      [&](const Sample& x) -> std::optional<double> {
+        if (!x.clock_event_reasons) return std::nullopt;
+        seen |= *x.clock_event_reasons & mask;
+        return static_cast<double>(*x.clock_event_reasons & mask);
+      },
+      [](double bits) { return bits != 0; });
+}
+
+// H1's other half: clocks held back by the power budget, told apart from heat, since the remedy
+// differs (the power limit, the PSU and the rack's circuit, not the airflow).
+void power_capped(const DiagnoseInputs& in, const Series& s, std::vector<Finding>& out) {
+  uint64_t seen = 0;
+  auto capped = reason_runs(s, kPowerBits, seen);
+  if (capped.empty()) return;
+  std::optional<double> peak_power, limit;
+  for (const Sample* x : s.samples) {
+    if (x->power_w) peak_power = std::max<double>(peak_power.value_or(*x->power_w), *x->power_w);
+    if (x->power_limit_w) limit = std::min<double>(limit.value_or(*x->power_limit_w), *x->power_limit_w);
+  }
+  Finding f = make_finding("diagnose.power_cap", Severity::kWarn, "samples", "S0 §4.1; nvml-clock-reasons");
+  f.fact("gpu", s.name)
+      .fact(ranges_fact(capped))
+      .fact("reasons", reasons(seen))
+      .fact("power", peak_power ? num(*peak_power) + " W" : "?")
+      .fact("limit", limit ? num(*limit) + " W" : "?");
+  add_evidence(f, in, {&s}, windows_of(capped));
+  out.push_back(f);
 }
 
 // H1 from samples: held above the airflow limit. When the SM clock fell during the hot stretches
@@ -83,15 +125,9 @@ void check_thermal(const DiagnoseInputs& in, const Catalog& cat, std::vector<Fin
   const char* source = "S0 §4.1";
   for (const Series& s : by_gpu(in)) {
     hot_runs(in, s, cat, out);
+    power_capped(in, s, out);
     uint64_t seen = 0;
-    auto throttled = runs(
-        s.samples,
-        [&](const Sample& x) -> std::optional<double> {
-          if (!x.clock_event_reasons) return std::nullopt;
-          seen |= *x.clock_event_reasons & kThermalBits;
-          return static_cast<double>(*x.clock_event_reasons & kThermalBits);
-        },
-        [](double bits) { return bits != 0; });
+    auto throttled = reason_runs(s, kThermalBits, seen);
     if (!throttled.empty()) {
       std::optional<double> peak_temp;
       for (const Sample* x : s.samples)
@@ -109,6 +145,14 @@ void check_thermal(const DiagnoseInputs& in, const Catalog& cat, std::vector<Fin
   }
   if (!in.nvml) return;
   for (const auto& g : in.nvml->gpus) {
+    if (uint64_t power_bits = g.now.clock_event_reasons.value_or(0) & kPowerBits) {
+      Finding f = make_finding("diagnose.power_cap", Severity::kWarn, "now", "S0 §4.1; nvml-clock-reasons");
+      f.fact("gpu", gpu_label(g))
+          .fact("reasons", reasons(power_bits))
+          .fact("power", g.now.power_w ? num(*g.now.power_w) + " W" : "?")
+          .fact("limit", g.info.power_limit_w ? num(*g.info.power_limit_w) + " W" : "?");
+      out.push_back(f);
+    }
     uint64_t bits = g.now.clock_event_reasons.value_or(0) & kThermalBits;
     if (!bits) continue;
     Finding f = make_finding("diagnose.thermal", Severity::kWarn, "throttle_now", source);
@@ -172,6 +216,10 @@ std::vector<Window> intersect(const std::vector<Window>& a, const std::vector<Wi
   return out;
 }
 
+void starved_finding(const DiagnoseInputs& in, const std::vector<const Series*>& working,
+                     const std::vector<Window>& common, const PowerLimit& limit, const Catalog& cat,
+                     std::vector<Finding>& out);
+
 // SPEC H3's first sign: every working GPU held under the utilization limit, below the normal
 // temperature band, well under its power limit and with no throttle reason, together for a
 // sustained span. A sample missing utilization, temperature or power ends a span: what the log
@@ -182,7 +230,6 @@ void check_starved(const DiagnoseInputs& in, const std::vector<Series>& series, 
   const double idle = cat.threshold("diagnose.input.idle_below_pct");
   const double cool_below = cat.threshold_range("diagnose.thermal.normal_c").low;
   const double low_power = cat.threshold("diagnose.input.low_power_fraction");
-  const double sustained = cat.threshold("diagnose.input.sustained_minutes");
   const PowerLimit limit = power_limit(in, cat);
   auto starved = [&](const Sample& x) -> std::optional<double> {
     const std::optional<double> lim = limit.of(x);
@@ -191,17 +238,35 @@ void check_starved(const DiagnoseInputs& in, const std::vector<Series>& series, 
                     (x.clock_event_reasons.value_or(0) & kHeldBackBits) == 0;
     return ok ? 1.0 : 0.0;
   };
-  std::vector<const Series*> working;
-  std::optional<std::vector<Window>> common;
+  // "Every GPU" means every GPU of one server: logs of several hosts are judged host by host,
+  // so one host's busy GPUs never hide another host's starved ones.
+  std::map<std::string, std::vector<const Series*>> by_host;
   for (const Series& s : series) {
-    auto u = mean_of(s.samples, util);
-    if (!u || *u < idle) continue;
-    working.push_back(&s);
-    auto mine = windows_of(runs(s.samples, starved, [](double v) { return v > 0; }));
-    common = common ? intersect(*common, mine) : mine;
+    const size_t slash = s.name.rfind('/');  // "host/gpu"; a name without a host is one host's
+    by_host[slash == std::string::npos ? std::string() : s.name.substr(0, slash)].push_back(&s);
   }
-  if (working.empty() || !common || common->empty()) return;
-  const Window span = *std::max_element(common->begin(), common->end(), [](const Window& a, const Window& b) {
+  for (const auto& [host, host_series] : by_host) {
+    std::vector<const Series*> working;
+    std::optional<std::vector<Window>> common;
+    for (const Series* s : host_series) {
+      auto u = mean_of(s->samples, util);
+      if (!u || *u < idle) continue;
+      working.push_back(s);
+      auto mine = windows_of(runs(s->samples, starved, [](double v) { return v > 0; }));
+      common = common ? intersect(*common, mine) : mine;
+    }
+    if (!working.empty() && common && !common->empty())
+      starved_finding(in, working, *common, limit, cat, out);
+  }
+}
+
+// The finding for `working` GPUs of one host starved together over the longest of `common`.
+void starved_finding(const DiagnoseInputs& in, const std::vector<const Series*>& working,
+                     const std::vector<Window>& common, const PowerLimit& limit, const Catalog& cat,
+                     std::vector<Finding>& out) {
+  const double max_util = cat.threshold("diagnose.input.max_utilization_pct");
+  const double sustained = cat.threshold("diagnose.input.sustained_minutes");
+  const Window span = *std::max_element(common.begin(), common.end(), [](const Window& a, const Window& b) {
     return a.second - a.first < b.second - b.first;
   });
   if (static_cast<double>(span.second - span.first) / 60000.0 < sustained) return;

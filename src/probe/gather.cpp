@@ -161,6 +161,8 @@ SnapshotContent snapshot_content(const HostInput& host, const HostView& view) {
   if (view.facts) {
     const HostFacts& facts = *view.facts;
     content.link_dirs.push_back("/sys/bus/pci/devices");
+    // Kept even when empty: an empty one is the evidence that the IOMMU is off.
+    if (facts.iommu_groups_dir) content.host_files.push_back("/sys/kernel/iommu_groups");
     for (const auto& [group, members] : facts.iommu_groups)
       content.link_dirs.push_back("/sys/kernel/iommu_groups/" + std::to_string(group) + "/devices");
     for (const auto& d : facts.pci.devices) {

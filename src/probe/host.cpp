@@ -148,6 +148,7 @@ Result<HostFacts> probe_host(const HostFs& fs) {
   if (auto policy = fs.read_line("/sys/module/pcie_aspm/parameters/policy")) facts.aspm_policy = selected_word(*policy);
   facts.kernel_cmdline = read_trimmed(fs, "/proc/cmdline");
   facts.iommu_groups = read_iommu_groups(fs);
+  facts.iommu_groups_dir = fs.exists("/sys/kernel/iommu_groups");
   facts.ib_ports = read_ib_ports(fs);
   facts.nvme = read_nvme(fs);
   if (auto version = fs.read("/proc/driver/nvidia/version")) facts.driver = parse_driver_version(*version);

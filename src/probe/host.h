@@ -45,6 +45,9 @@ struct HostFacts {
   std::optional<std::string> aspm_policy;  // the selected one of /sys/module/pcie_aspm/parameters/policy ("default", "performance", "powersave", "powersupersave")
   std::string kernel_cmdline;           // /proc/cmdline
   std::map<int, std::vector<std::string>> iommu_groups;  // group → PCI addresses, from /sys/kernel/iommu_groups
+  // Whether /sys/kernel/iommu_groups exists. The IOMMU core makes it at boot, so an empty one
+  // says no IOMMU translates DMA; a missing one (an empty root, a partial copy) says nothing.
+  bool iommu_groups_dir = false;
   std::vector<IbPort> ib_ports;
   std::vector<NvmeController> nvme;
   std::optional<DriverVersion> driver;

@@ -83,7 +83,10 @@ TEST(CoverageTest, ALoadTestOfExactly24HoursPassesAndOneIntervalShortWarns) {
   in.load = summary_of("load.csv", smi_log(kDay - 10, 10));
   EXPECT_EQ(in.load->gpus.at(0).covered_ms(), 86'400'000);
   Finding day = judged(in, "load");
-  EXPECT_EQ(day.severity, Severity::kPass) << ::testing::PrintToString(day.notes);
+  // Not short: no coverage note, and the memory verdict comes first. (NVMe wear and PCIe replays,
+  // not given here, keep the check needing evidence.)
+  for (const Phrase& n : day.notes) EXPECT_NE(n.key, "accept.load.short") << en(n);
+  EXPECT_NE(day.severity, Severity::kWarn) << ::testing::PrintToString(day.notes);
   EXPECT_NE(en(day.notes.at(0)).find("1 GPUs over 24.0 h"), std::string::npos) << en(day.notes.at(0));
   // To 23:59:40: 86,380 s + 10 s = 86,390 s = 23 h 59 min 50 s.
   in.load = summary_of("load.csv", smi_log(kDay - 20, 10));

@@ -277,7 +277,9 @@ TEST(HostVerbsTest, SnapshotWithNvmlThenEveryCheckPassesWithItsEvidence) {
   const std::string evidence = dir + "/evidence";
   auto r = run_gpuplan("accept --root " + archive + " --gpus 8 --soak " + soak + " --load " + load + " --benchmark " +
                        bench + " --benchmark-gpus 8 --firmware " + vbios + " --checksums " + sums + " --attach infiniband=" + ib +
-                       " --attach firmware.versions=" + bmc + " --cuda 12.1 --nccl 2.18.3 --format json --evidence " +
+                       " --attach firmware.versions=" + bmc + " --smartctl " +
+                       source_path("tests/fixtures/tools/smartctl-nvme0.json") +
+                       " --cuda 12.1 --nccl 2.18.3 --format json --evidence " +
                        evidence + " --lang en");
   const json j = json::parse(r.out);
   auto s = statuses(j);

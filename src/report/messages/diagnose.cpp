@@ -22,6 +22,14 @@ constexpr FindingWords kFindings[] = {
    "{gpu} reports {reasons} at {temperature}. Throttling costs {slowdown} of speed; {normal} is normal under load. Check the airflow and the inlet temperature.",
    "GPU 当前因过热降频",
    "{gpu} 当前报告{reasons}，温度 {temperature}。降频会慢 {slowdown}；负载下 {normal} 属正常。请检查风道和进风温度。"},
+  {"diagnose.power_cap/samples", "GPU clocks held back by its power limit, not by heat",
+   "{gpu} reported {reasons} during {ranges} (peak draw {power}, power limit {limit}). The clocks were lowered to stay within the power budget, which costs speed like throttling does, but the remedy is power, not airflow: compare the limit with the card's default (nvidia-smi -q -d POWER: Current, Default and Max Power Limit), undo a lowered limit (nvidia-smi -pl), and check the PSUs and the rack circuit; a HW power brake is raised by the PSU or the chassis.",
+   "GPU 因功率上限降频，而非过热",
+   "{gpu} 在 {ranges} 报告{reasons}（峰值功耗 {power}，功率上限 {limit}）。为不超过功率预算而降低了频率，与过热降频一样会变慢，但处理的是供电而非风道：将上限与显卡默认值对比（nvidia-smi -q -d POWER：Current、Default、Max Power Limit），恢复被调低的上限（nvidia-smi -pl），并检查电源和机柜电路；硬件功率制动由电源或机箱触发。"},
+  {"diagnose.power_cap/now", "GPU held at its power limit now",
+   "{gpu} reports {reasons} at {power} (power limit {limit}). The clocks are lowered to stay within the power budget, not for heat: compare the limit with the card's default (nvidia-smi -q -d POWER), undo a lowered limit (nvidia-smi -pl), and check the PSUs and the rack circuit.",
+   "GPU 当前处于功率上限",
+   "{gpu} 当前报告{reasons}，功耗 {power}（功率上限 {limit}）。频率因功率预算而降低，并非过热：将上限与显卡默认值对比（nvidia-smi -q -d POWER），恢复被调低的上限（nvidia-smi -pl），并检查电源和机柜电路。"},
   {"diagnose.pcie_link/downgraded", "PCIe link downgraded",
    "{gpu} runs at {link} (maximum {max}), below {expected}: host-to-GPU copies slow down in proportion. Reseat the card or riser, check the slot's BIOS setting, and ask for a CPU-direct {expected} slot. Read from {where}.",
    "PCIe 链路降级",
@@ -83,6 +91,8 @@ constexpr FindingWords kFindings[] = {
 // Phrases inside the findings' facts.
 constexpr Words kWords[] = {
   {"diagnose.reason.sw_thermal", "SW thermal slowdown (0x20)", "软件过热降频（0x20）"},
+  {"diagnose.reason.sw_power_cap", "SW power cap (0x4)", "软件功率封顶（0x4）"},
+  {"diagnose.reason.hw_power_brake", "HW power brake (0x80)", "硬件功率制动（0x80）"},
   {"diagnose.reason.hw_thermal", "HW thermal slowdown (0x40)", "硬件过热降频（0x40）"},
   {"diagnose.reason.hw_slowdown", "HW slowdown (0x8)", "硬件降速（0x8）"},
   {"diagnose.power_of", "{power} W of {limit} W", "{power} W（上限 {limit} W）"},
