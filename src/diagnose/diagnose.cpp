@@ -252,6 +252,13 @@ const Rule kRules[] = {detail::check_thermal, check_pcie_link, detail::check_inp
 
 }  // namespace
 
+bool examined_anything(const DiagnoseInputs& in) {
+  const bool pci_gpu = in.facts && std::any_of(in.facts->pci.devices.begin(), in.facts->pci.devices.end(),
+                                                [](const probe::PciDevice& d) { return d.kind == probe::PciKind::kGpu; });
+  return !in.samples.empty() || !in.smi_tables.empty() || (in.nvml && !in.nvml->gpus.empty()) || in.topo ||
+         in.nvlink || pci_gpu;
+}
+
 std::vector<Finding> diagnose(const DiagnoseInputs& in, const catalog::Catalog& catalog) {
   std::vector<Finding> out;
   for (Rule rule : kRules) rule(in, catalog, out);

@@ -52,4 +52,9 @@ struct DiagnoseInputs {
 
 std::vector<Finding> diagnose(const DiagnoseInputs& in, const catalog::Catalog& catalog);
 
+// Whether the inputs hold anything a rule reads: samples, a plain nvidia-smi capture, NVML facts
+// of at least one GPU, a topology or NVLink capture, or a GPU on the PCI bus. Without any, "no
+// findings" would claim a healthy server that was never looked at.
+bool examined_anything(const DiagnoseInputs& in);
+
 }  // namespace gpuplan::diagnose

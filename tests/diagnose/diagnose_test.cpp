@@ -106,6 +106,44 @@ TEST(DiagnoseTest, HwThermalSlowdownBitsWarnWithTheirRange) {
   EXPECT_EQ(phrases(f[0], "reasons"), std::vector<Phrase>{Phrase("diagnose.reason.hw_thermal")});  // bit 0x40
 }
 
+TEST(DiagnoseTest, AGpuAtItsPowerLimitIsPowerCappedNotThermal) {
+  // 10:05–10:25 at 400 W of a 400 W limit with SW power cap (0x4) set, at 72 °C: the clocks are
+  // held by the power budget. It used to give no finding (0x4 is no thermal bit); now it is
+  // diagnose.power_cap, and diagnose.thermal stays quiet.
+  DiagnoseInputs in = one_gpu();
+  for (int m = 0; m <= 30; ++m) {
+    const bool capped = m >= 5 && m <= 25;
+    auto s = sample(0, kMay6Ten + m * kMinute, 99, 72, capped ? 400 : 300);
+    s.power_limit_w = 400;
+    s.clock_event_reasons = capped ? 0x4 : 0x0;
+    in.samples.push_back(s);
+  }
+  const auto all = diagnose(in, default_catalog());
+  EXPECT_TRUE(findings_with_id(all, "diagnose.thermal").empty());
+  auto f = findings_with_id(all, "diagnose.power_cap");
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].severity, Severity::kWarn);
+  EXPECT_EQ(f[0].variant, "samples");
+  EXPECT_EQ(fact(f[0], "gpu"), "gpu01/0");
+  EXPECT_EQ(fact(f[0], "ranges"), "2024-05-06 10:05–10:25");
+  EXPECT_EQ(fact(f[0], "power"), "400 W");
+  EXPECT_EQ(fact(f[0], "limit"), "400 W");
+  EXPECT_EQ(phrases(f[0], "reasons"), std::vector<Phrase>{Phrase("diagnose.reason.sw_power_cap")});
+  // NVML now: HW power brake (0x80) is the power budget too, not heat.
+  DiagnoseInputs live;
+  live.nvml = nvml_gpus(1);
+  live.nvml->gpus[0].now.clock_event_reasons = 0x80;
+  live.nvml->gpus[0].now.power_w = 250;
+  live.nvml->gpus[0].info.power_limit_w = 400;
+  const auto now = diagnose(live, default_catalog());
+  EXPECT_TRUE(findings_with_id(now, "diagnose.thermal").empty());
+  auto g = findings_with_id(now, "diagnose.power_cap");
+  ASSERT_EQ(g.size(), 1u);
+  EXPECT_EQ(g[0].variant, "now");
+  EXPECT_EQ(fact(g[0], "power"), "250 W");
+  EXPECT_EQ(phrases(g[0], "reasons"), std::vector<Phrase>{Phrase("diagnose.reason.hw_power_brake")});
+}
+
 // --- H2 -------------------------------------------------------------------------------------------
 
 TEST(DiagnoseTest, GpuAtGen3x16IsADowngradedLink) {
@@ -162,6 +200,19 @@ DiagnoseInputs four_gpus_with_limit(float util, float temp, float power) {
   in.nvml = nvml_gpus(4);
   for (auto& g : in.nvml->gpus) g.info.power_limit_w = 400;
   return in;
+}
+
+TEST(DiagnoseTest, EachHostIsJudgedAloneSoABusyHostHidesNoStarvedOne) {
+  // Host a: four GPUs at 50–53%, cool, 150 W of 400 (starved, as above). Host b: one GPU at 99%
+  // over the same half hour. Across hosts "every GPU starved" was false and a's finding was
+  // lost; judged per host, a is input-bound and b is not.
+  DiagnoseInputs in = four_gpus_with_limit(50, 60, 150);
+  in.gpu_names = {"a/0", "a/1", "a/2", "a/3", "b/0"};
+  for (int m = 0; m <= 30; ++m) in.samples.push_back(sample(4, kMay6Ten + m * kMinute, 99, 60, 150));
+  auto f = findings_with_id(diagnose(in, default_catalog()), "diagnose.input_bound");
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(fact(f[0], "gpus"), "4");
+  EXPECT_EQ(fact(f[0], "utilization"), "a/0 50%, a/1 51%, a/2 52%, a/3 53%");
 }
 
 TEST(DiagnoseTest, BusyHotOrIdleGpusAreNotInputBound) {
@@ -338,6 +389,8 @@ TEST(DiagnoseTest, EveryFindingItRaisesHasAMessage) {
                                    "diagnose.thermal/airflow_clock",
                                    "diagnose.thermal/throttle",
                                    "diagnose.thermal/throttle_now",
+                                   "diagnose.power_cap/samples",
+                                   "diagnose.power_cap/now",
                                    "diagnose.pcie_link/downgraded",
                                    "diagnose.pcie_link/below_max",
                                    "diagnose.pcie_link/idle_speed",

@@ -61,6 +61,22 @@ TEST(DiagnoseLogsTest, DataStarvedCsvIsInputBoundWithItsLinesAndHours) {
   EXPECT_EQ(e.at("limit_source"), report::say(Phrase("diagnose.limit_from.log"), report::Lang::kEn));
 }
 
+TEST(DiagnoseLogsTest, NothingExaminedIsAnErrorNotNoFindings) {
+  // No log, NVML off, an empty --root (no PCI bus): it printed "No findings" and exit 0, as if a
+  // healthy server had been looked at. Now exit 2, saying what was not read, in both languages.
+  const std::string empty = temp_dir();
+  auto r = run_gpuplan("diagnose --nvml off --lang en --root " + empty);
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  EXPECT_EQ(r.out, "");
+  EXPECT_NE(r.err.find("Nothing was examined"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(empty), std::string::npos) << r.err;
+  auto zh = run_gpuplan("diagnose --nvml off --lang zh --root " + empty);
+  EXPECT_EQ(zh.exit_code, 2);
+  EXPECT_NE(zh.err.find("没有检查任何数据"), std::string::npos) << zh.err;
+  // One log is something examined: a healthy one gives no findings and exit 0.
+  diagnose_json(log_path("gpu-node-09.csv"));
+}
+
 TEST(DiagnoseLogsTest, HealthyBusyCsvIsNotInputBound) {
   const json j = diagnose_json(log_path("gpu-node-09.csv"));
   EXPECT_TRUE(with_id(j, "diagnose.input_bound").empty()) << j.dump(1);
