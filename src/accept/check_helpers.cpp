@@ -116,4 +116,8 @@ Phrase contract_term_note(const char* key, const plan::VendorQuote& contract, co
       .fact("where", contract.file + (written ? ":" + std::to_string(it->second.line) : ""));
 }
 
+Phrase quoted_line(const std::string& file, int64_t line, const std::string& text) {
+  return phrase("accept.ev.line").fact("file", file).fact("line", std::to_string(line)).fact("text", text);
+}
+
 }  // namespace gpuplan::accept::detail

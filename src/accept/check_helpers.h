@@ -41,6 +41,9 @@ std::string log_name(const AcceptInputs& in);
 // accept.kernel_log.max_malformed_share may hide events in them (warn). Raises `c` and notes why.
 void judge_kernel_log(const AcceptInputs& in, const Catalog& cat, Finding& c);
 
+// A raw input line quoted as it is, with its file:line ("accept.ev.line").
+Phrase quoted_line(const std::string& file, int64_t line, const std::string& text);
+
 // The GPUs on the PCI bus; none when the host facts were not read.
 std::vector<const PciDevice*> pci_gpus(const AcceptInputs& in);
 

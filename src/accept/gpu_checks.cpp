@@ -80,6 +80,24 @@ void check_performance(const AcceptInputs& in, const Catalog& cat, Finding& c) {
 }
 
 // Xid -------------------------------------------------------------------------------------------
+namespace {
+
+// The catalog's entry for an Xid (an SXid when `sxid`); nullptr when it lists none.
+const Entry* xid_entry(const Catalog& cat, int code, bool sxid) {
+  const Entry* found = nullptr;
+  for (const Entry* x : cat.of_kind("xid"))
+    if (x->number("code") == code && x->text("scope") == (sxid ? "nvswitch" : "gpu")) found = x;
+  return found;
+}
+
+// The graver of two catalog severities: fail > warn > info.
+std::string graver(const std::string& a, const std::string& b) {
+  auto weight = [](const std::string& s) { return s == "fail" ? 2 : s == "warn" ? 1 : 0; };
+  return weight(b) > weight(a) ? b : a;
+}
+
+}  // namespace
+
 void check_xid(const AcceptInputs& in, const Catalog& cat, Finding& c) {
   if (!in.kernel_log) return needs(c, phrase("accept.needs.kernel_log"));
   c.severity = Severity::kPass;
@@ -93,19 +111,25 @@ void check_xid(const AcceptInputs& in, const Catalog& cat, Finding& c) {
     if (e.kind != probe::KernelEventKind::kXid && e.kind != probe::KernelEventKind::kSxid) continue;
     const bool sxid = e.kind == probe::KernelEventKind::kSxid;
     const char* label = sxid ? "SXid" : "Xid";
-    const Entry* known = nullptr;
-    for (const Entry* x : cat.of_kind("xid"))
-      if (e.code && x->number("code") == *e.code && x->text("scope") == (sxid ? "nvswitch" : "gpu")) known = x;
-    const std::string severity = known ? known->text("severity") : "warn";
+    const Entry* known = e.code ? xid_entry(cat, *e.code, sxid) : nullptr;
+    std::string severity = known ? known->text("severity") : "warn";
+    // "Xid 45 ... caused by previous Xid 149": the cleanup is as grave as its cause (an unknown
+    // cause is investigated, as an unknown Xid is).
+    const Entry* cause = e.cause_code ? xid_entry(cat, *e.cause_code, false) : nullptr;
+    if (e.cause_code) severity = graver(severity, cause ? cause->text("severity") : "warn");
     escalate(c.severity, severity == "fail" ? Severity::kFail : severity == "warn" ? Severity::kWarn : Severity::kPass);
     const std::string code = e.code ? std::to_string(*e.code) : "?";
-    Tally& t = counts[fmt::format("{} {} {}", label, code, known ? severity : "unknown")];
+    const std::string caused_by = e.cause_code ? std::to_string(*e.cause_code) : "";
+    Tally& t = counts[fmt::format("{} {} {} {}", label, code, caused_by, known ? severity : "unknown")];
     ++t.times;
     // The catalog's severity (info, warn, fail) is a word the reader reads in their language.
-    t.what = phrase(known ? "accept.xid.code" : "accept.xid.unknown_code")
+    t.what = phrase(e.cause_code ? "accept.xid.caused"
+                    : known      ? "accept.xid.code"
+                                 : "accept.xid.unknown_code")
                  .fact("label", label)
                  .fact("code", code)
                  .fact("severity", {Phrase("accept.xid.severity." + severity)});
+    if (e.cause_code) t.what.fact("cause", caused_by);
     Phrase line = phrase(known ? "accept.ev.xid" : "accept.ev.xid_unknown")
                       .fact("log", e.source.empty() ? log_name(in) : e.source)
                       .fact("line", std::to_string(e.line))
@@ -121,6 +145,20 @@ void check_xid(const AcceptInputs& in, const Catalog& cat, Finding& c) {
                      {}});
     ev.push_back(std::move(line));
   }
+  // The driver lost a GPU without an Xid line (or before one): a GPU off the bus is not accepted.
+  // One that has an Xid 79 in the same log is the same loss, already counted.
+  for (const auto& e : in.kernel_log->events) {
+    if (e.kind != probe::KernelEventKind::kGpuLost) continue;
+    const bool xid79 = std::any_of(in.kernel_log->events.begin(), in.kernel_log->events.end(), [&](const auto& x) {
+      return x.kind == probe::KernelEventKind::kXid && x.code == 79 && x.device == e.device;
+    });
+    if (xid79) continue;
+    escalate(c.severity, Severity::kFail);
+    Tally& t = counts["GPU lost " + e.device];
+    ++t.times;
+    t.what = phrase("accept.xid.gpu_lost").fact("device", e.device);
+    ev.push_back(quoted_line(e.source.empty() ? log_name(in) : e.source, e.line, e.text));
+  }
   add_capped(c.evidence, ev);
   if (counts.empty()) {
     c.note(phrase("accept.xid.none").fact("log", log_name(in)).fact("lines", std::to_string(in.kernel_log->lines)));
@@ -134,10 +172,48 @@ void check_xid(const AcceptInputs& in, const Catalog& cat, Finding& c) {
 }
 
 // ECC -------------------------------------------------------------------------------------------
+namespace {
+
+// The host's memory as the kernel log reports it: EDAC's UE lines and GHES memory records that
+// were not corrected fail, corrected ones (EDAC CE, GHES "corrected") warn. A new server's DIMMs
+// should report neither.
+void judge_host_memory(const AcceptInputs& in, Finding& c) {
+  if (!in.kernel_log) return;
+  int64_t uncorrected = 0, corrected = 0;
+  std::vector<Phrase> ev;
+  for (const auto& e : in.kernel_log->events) {
+    const bool edac = e.kind == probe::KernelEventKind::kEdac;
+    const bool ghes = e.kind == probe::KernelEventKind::kGhes && e.section.find("memory") != std::string::npos;
+    if (!edac && !ghes) continue;
+    const bool bad = edac ? e.severity == "UE" : e.severity == "fatal" || e.severity == "recoverable";
+    (bad ? uncorrected : corrected) += edac ? e.count.value_or(1) : 1;
+    escalate(c.severity, bad ? Severity::kFail : Severity::kWarn);
+    const std::string log = e.source.empty() ? log_name(in) : e.source;
+    ev.push_back(edac ? quoted_line(log, e.line, e.text)
+                      : phrase("accept.ev.ghes")
+                            .fact("log", log)
+                            .fact("line", std::to_string(e.line))
+                            .fact("device", "?")
+                            .fact("severity", e.severity.empty() ? "?" : e.severity)
+                            .fact("section", e.section));
+  }
+  add_capped(c.evidence, ev);
+  if (uncorrected > 0) c.note(phrase("accept.ecc.host_uncorrected").fact("count", count(uncorrected)).fact("log", log_name(in)));
+  if (corrected > 0) c.note(phrase("accept.ecc.host_corrected").fact("count", count(corrected)).fact("log", log_name(in)));
+}
+
+}  // namespace
+
 void check_ecc(const AcceptInputs& in, const Catalog& cat, Finding& c) {
-  if (!in.nvml) return needs(c, phrase("accept.needs.nvml").fact("why", {in.nvml_error}));
-  const double max_corrected = cat.threshold("accept.ecc.max_corrected");
   c.severity = Severity::kPass;
+  judge_host_memory(in, c);
+  if (!in.nvml) {
+    escalate(c.severity, Severity::kNeedsEvidence);
+    c.note(phrase("accept.needs.nvml").fact("why", {in.nvml_error}));
+    return;
+  }
+  const size_t host_notes = c.notes.size();
+  const double max_corrected = cat.threshold("accept.ecc.max_corrected");
   for (const auto& g : in.nvml->gpus) {
     const auto& d = g.now;
     auto v = [](const auto& o) { return o ? std::to_string(*o) : std::string("?"); };
@@ -179,7 +255,7 @@ void check_ecc(const AcceptInputs& in, const Catalog& cat, Finding& c) {
           phrase("accept.ecc.corrected").fact("count", std::to_string(corrected)).fact("allowed", num(max_corrected)));
     if (d.ecc_enabled && !*d.ecc_enabled) judge(Severity::kWarn, phrase("accept.ecc.disabled"));
   }
-  if (c.notes.empty()) c.note(phrase("accept.ecc.ok").fact("gpus", std::to_string(in.nvml->gpus.size())));
+  if (c.notes.size() == host_notes) c.note(phrase("accept.ecc.ok").fact("gpus", std::to_string(in.nvml->gpus.size())));
 }
 
 // GPU count -------------------------------------------------------------------------------------

@@ -21,11 +21,6 @@ namespace gpuplan::accept::detail {
 
 namespace {
 
-// A phrase quoting a line of input as it is, prefixed by where it was read.
-Phrase quoted_line(const std::string& file, int64_t line, const std::string& text) {
-  return phrase("accept.ev.line").fact("file", file).fact("line", std::to_string(line)).fact("text", text);
-}
-
 // Bus and device without the function: the GPU's audio or USB functions share it.
 std::string bus_device(std::string_view a) {
   std::string s = pci_address_key(a);
@@ -348,6 +343,21 @@ void check_pcie_aer(const AcceptInputs& in, const Catalog& cat, Finding& c) {
                   (e.text.find("Uncorrect") != std::string::npos || e.text.find("Fatal") != std::string::npos));
       ev.push_back(quoted_line(e.source.empty() ? log_name(in) : e.source, e.line,
                                (e.device.empty() ? "" : e.device + ": ") + e.text));
+      escalate(c.severity, bad ? Severity::kFail : Severity::kWarn);
+      ++(bad ? uncorrected : corrected);
+    }
+    // Firmware-first platforms report PCIe errors through APEI GHES instead of the kernel's AER
+    // driver: "fatal" and "recoverable" are uncorrected errors, "corrected" corrected ones.
+    for (const auto& e : in.kernel_log->events) {
+      if (e.kind != probe::KernelEventKind::kGhes || e.section.find("PCIe") == std::string::npos) continue;
+      ++events;
+      const bool bad = e.severity == "fatal" || e.severity == "recoverable";
+      ev.push_back(phrase("accept.ev.ghes")
+                       .fact("log", e.source.empty() ? log_name(in) : e.source)
+                       .fact("line", std::to_string(e.line))
+                       .fact("device", e.device.empty() ? "?" : e.device)
+                       .fact("severity", e.severity.empty() ? "?" : e.severity)
+                       .fact("section", e.section));
       escalate(c.severity, bad ? Severity::kFail : Severity::kWarn);
       ++(bad ? uncorrected : corrected);
     }

@@ -84,10 +84,13 @@ int run_diagnose(const Common& common, const DiagnoseArgs& a) {
   auto in = diagnose::prepare_diagnosis(request, *host->input, host->view, note, sampling_progress());
   if (tty && request.sample.count() > 0) std::fprintf(stderr, "\n");
   if (!in) return bad_input(in.error());
-  if (!diagnose::examined_anything(*in))
+  if (!diagnose::examined_anything(*in)) {
+    if (!a.logs.empty())  // every line skipped (said above), and nothing else looked at
+      return bad_input(Phrase("cli.diagnose.logs_held_nothing").fact(list_of("files", a.logs)));
     return bad_input(Phrase("cli.diagnose.nothing_examined")
                          .fact("root", a.host.root)
                          .fact("why", {host->view.nvml ? Phrase("cli.diagnose.nvml_no_gpu") : host->view.nvml_error}));
+  }
   const std::vector<Finding> findings = diagnose::diagnose(*in, ctx.catalog);
   if (int r = emit(report::render_diagnose(report_host(a, *host, *in), findings, ctx.format, ctx.style), a.output))
     return r;

@@ -4,9 +4,11 @@
 #include <array>
 #include <charconv>
 #include <cmath>
+#include <map>
 #include <set>
 
 #include "core/pci_address.h"
+#include "core/text.h"
 #include "probe/kernel_log_forms.h"
 
 namespace gpuplan::probe {
@@ -148,6 +150,80 @@ bool parse_xid(std::string_view msg, std::string_view tag, KernelEvent& ev) {
   std::from_chars(rest.data(), rest.data() + n, code);
   ev.device = device;
   ev.code = code;
+  constexpr std::string_view kCause = " caused by previous Xid ";
+  if (size_t cause = rest.find(kCause); cause != std::string_view::npos) {
+    std::string_view digits = rest.substr(cause + kCause.size());
+    size_t d = 0;
+    while (d < digits.size() && d < 6 && is_digit(digits[d])) ++d;
+    int cause_code = 0;
+    if (d > 0 && std::from_chars(digits.data(), digits.data() + d, cause_code).ec == std::errc())
+      ev.cause_code = cause_code;
+  }
+  return true;
+}
+
+// The GPU the driver lost, from the one-line wordings of kernel_log.h's kGpuLost: "NVRM: GPU
+// 0000:06:00.0: GPU has fallen off the bus." and "NVRM: GPU at 0000:01:00.0 has fallen off the
+// bus."; "" when `msg` is neither. Not the "NVRM: GPU at PCI:0000:06:00: GPU-<uuid>" header.
+std::string lost_gpu(std::string_view msg) {
+  constexpr std::string_view kTag = "NVRM: GPU ";
+  size_t at = msg.find(kTag);
+  if (at == std::string_view::npos || !contains(msg, "has fallen off the bus")) return "";
+  std::string_view rest = msg.substr(at + kTag.size());
+  if (starts_with(rest, "at ")) rest.remove_prefix(3);
+  size_t used = 0;
+  std::string dev = pci_address_at(rest, used);
+  if (dev.empty()) return "";
+  rest.remove_prefix(used);
+  return starts_with(rest, ": GPU has fallen off the bus") || starts_with(rest, " has fallen off the bus") ? dev : "";
+}
+
+// "NVRM: The NVIDIA GPU 0000:b3:00.0": the first line of the three-line probe-time record; its
+// address, or "" for any other message.
+std::string probe_record_gpu(std::string_view msg) {
+  constexpr std::string_view kTag = "NVRM: The NVIDIA GPU ";
+  size_t at = msg.find(kTag);
+  if (at == std::string_view::npos) return "";
+  size_t used = 0;
+  std::string dev = pci_address_at(msg.substr(at + kTag.size()), used);
+  return at + kTag.size() + used == msg.size() ? dev : "";
+}
+
+// "{1}[Hardware Error]: rest" → record "1" and "rest"; records without a number ("[Hardware
+// Error]: ...", older kernels) have record "". False for any other message.
+bool ghes_line(std::string_view msg, std::string& record, std::string_view& rest) {
+  constexpr std::string_view kTag = "[Hardware Error]: ";
+  size_t at = msg.find(kTag);
+  if (at == std::string_view::npos) return false;
+  record.clear();
+  if (at > 0 && msg[at - 1] == '}') {
+    size_t open = msg.rfind('{', at);
+    if (open != std::string_view::npos) record = std::string(msg.substr(open + 1, at - open - 2));
+  }
+  rest = trim(msg.substr(at + kTag.size()));
+  return true;
+}
+
+// "EDAC MC3: 1 UE memory read error on ...", "EDAC MC0: 4 CE error on ...": the count and "UE" or
+// "CE"; false for the other EDAC lines ("EDAC skx MC3: HANDLING MCE MEMORY ERROR", "EDAC MC0:
+// Giving out device to module ...").
+bool parse_edac(std::string_view msg, KernelEvent& ev) {
+  constexpr std::string_view kTag = "EDAC MC";
+  size_t at = msg.find(kTag);
+  if (at == std::string_view::npos) return false;
+  std::string_view rest = msg.substr(at + kTag.size());
+  size_t n = 0;
+  while (n < rest.size() && is_digit(rest[n])) ++n;
+  if (n == 0 || !starts_with(rest.substr(n), ": ")) return false;
+  rest.remove_prefix(n + 2);
+  size_t d = 0;
+  while (d < rest.size() && d < 9 && is_digit(rest[d])) ++d;
+  int count = 0;
+  if (d == 0 || std::from_chars(rest.data(), rest.data() + d, count).ec != std::errc()) return false;
+  rest.remove_prefix(d);
+  if (!starts_with(rest, " UE ") && !starts_with(rest, " CE ")) return false;
+  ev.severity = std::string(rest.substr(1, 2));
+  ev.count = count;
   return true;
 }
 
@@ -189,6 +265,10 @@ std::vector<Line> split_lines(std::string_view text) {
     text.remove_prefix(nl + 1);
   }
   return lines;
+}
+
+bool indented(std::string_view s) {
+  return !s.empty() && (s.front() == ' ' || s.front() == '\t');
 }
 
 bool blank(std::string_view s) {
@@ -248,6 +328,10 @@ struct EventReader {
   KernelLog& log;
   int last_record_event = -1;  // index in events of the event the current record made
   int open_aer = -1;           // the AER event later detail lines may still fold into
+  bool last_nvrm = false;      // the last message was the driver's: an indented NVRM line continues it
+  std::string probe_gpu;       // "The NVIDIA GPU <address>" seen: its continuation may say it was lost
+  KernelEvent probe_event;     // that first line's number and stamps
+  std::map<std::string, int> open_ghes;  // GHES record number → its event, until the number comes again
 
   // A kmsg dictionary line (" SUBSYSTEM=pci", " DEVICE=+pci:0000:01:00.0") or the journal's
   // _KERNEL_DEVICE: it may name the device a message without an address is about.
@@ -261,8 +345,28 @@ struct EventReader {
     if (starts_with(raw, kDevice)) record_device(normalise_pci_address(raw.substr(kDevice.size())));
   }
 
+  // An indented "NVRM: ..." line after an NVRM message: the rest of a multi-line record.
+  bool nvrm_continuation(int line_no, std::string_view msg) {
+    if (!last_nvrm || !starts_with(msg, "NVRM: ")) return false;
+    if (probe_gpu.empty()) {
+      if (last_record_event >= 0) log.events[last_record_event].detail_lines.push_back(line_no);
+      return true;
+    }
+    probe_event.detail_lines.push_back(line_no);
+    if (contains(msg, "fallen off the bus")) {
+      probe_event.kind = KernelEventKind::kGpuLost;
+      probe_event.device = probe_gpu;
+      log.events.push_back(std::move(probe_event));
+      last_record_event = static_cast<int>(log.events.size()) - 1;
+      probe_gpu.clear();
+    }
+    return true;
+  }
+
   void message(int line_no, const ClassifiedLine& c) {
     last_record_event = -1;
+    last_nvrm = contains(c.message, "NVRM: ");
+    probe_gpu.clear();
     KernelEvent ev;
     ev.kind = KernelEventKind::kAer;  // set for real below; never copied indeterminate
     ev.line = line_no;
@@ -270,8 +374,34 @@ struct EventReader {
     ev.wall = c.wall;
     ev.text = c.message;
     std::string_view msg = c.message;
-    if (!aer(line_no, msg, ev)) other(msg, ev);
+    if (!aer(line_no, msg, ev) && !ghes(line_no, msg, ev)) other(msg, ev);
     record_device(c.device);
+  }
+
+  // One GHES record: its header opens an event, its numbered lines fill it in.
+  bool ghes(int line_no, std::string_view msg, const KernelEvent& ev) {
+    std::string record;
+    std::string_view rest;
+    if (!ghes_line(msg, record, rest)) return false;
+    if (starts_with(rest, "Hardware error from APEI Generic Hardware Error Source")) {
+      KernelEvent head = ev;
+      head.kind = KernelEventKind::kGhes;
+      log.events.push_back(std::move(head));
+      open_ghes[record] = last_record_event = static_cast<int>(log.events.size()) - 1;
+      return true;
+    }
+    auto open = open_ghes.find(record);
+    if (open == open_ghes.end()) return true;  // a record whose header the capture cut off
+    KernelEvent& head = log.events[open->second];
+    head.detail_lines.push_back(line_no);
+    auto value_of = [&](std::string_view key) -> std::optional<std::string_view> {
+      if (!starts_with(rest, key)) return std::nullopt;
+      return trim(rest.substr(key.size()));
+    };
+    if (auto v = value_of("event severity:"); v && head.severity.empty()) head.severity = std::string(*v);
+    if (auto v = value_of("section_type:"); v && head.section.empty()) head.section = std::string(*v);
+    if (auto v = value_of("device_id:"); v && head.device.empty()) head.device = normalise_pci_address(*v);
+    return true;
   }
 
   bool aer(int line_no, std::string_view msg, const KernelEvent& ev) {
@@ -279,11 +409,14 @@ struct EventReader {
     KernelEvent aer = ev;
     if (parse_bus_error(msg, aer)) {
       // The detail line of the header just before it, for the same device: one error, one event.
+      // The header names the error source the root port logged (on newer kernels often
+      // "from 0000:00:00.0"); the detail lines name the device whose registers hold the error,
+      // which is what the event is about.
       if (open_aer >= 0) {
         KernelEvent& head = log.events[open_aer];
-        if (head.aer_type.empty() && (head.device == aer.device || head.device.empty())) {
+        if (head.aer_type.empty() && head.severity == aer.severity) {
           head.aer_type = aer.aer_type;
-          if (head.device.empty()) head.device = aer.device;
+          if (!aer.device.empty()) head.device = aer.device;
           head.detail_lines.push_back(line_no);
           return true;
         }
@@ -300,10 +433,13 @@ struct EventReader {
     if (open_aer >= 0) {
       // "nvidia 0000:01:00.0:   device [10de:20b5] error status/mask=..." and "[ 0] RxErr":
       // indented lines from the device of the open error.
+      // Kernels 5.x put "AER: " before them: "pcieport 0000:00:1c.5: AER:   device [8086:9d15] ...".
       std::string dev = prefix_device(msg);
       size_t colon = msg.find(": ");
+      std::string_view after = colon == std::string_view::npos ? std::string_view() : msg.substr(colon + 1);
+      if (starts_with(after, " AER: ")) after.remove_prefix(5);
       if (!dev.empty() && dev == log.events[open_aer].device && colon != std::string_view::npos &&
-          starts_with(msg.substr(colon + 1), "   ")) {
+          (starts_with(after, "   ") || starts_with(after, " device [") || starts_with(after, " ["))) {
         log.events[open_aer].detail_lines.push_back(line_no);
         return true;
       }
@@ -316,9 +452,16 @@ struct EventReader {
       ev.kind = KernelEventKind::kXid;
     } else if (parse_xid(msg, "SXid (", ev)) {
       ev.kind = KernelEventKind::kSxid;
+    } else if (std::string lost = lost_gpu(msg); !lost.empty()) {
+      ev.kind = KernelEventKind::kGpuLost;
+      ev.device = lost;
+    } else if (parse_edac(msg, ev)) {
+      ev.kind = KernelEventKind::kEdac;
     } else if (is_iommu_proof(msg)) {
       ev.kind = KernelEventKind::kIommuEnabled;
     } else {
+      probe_gpu = probe_record_gpu(msg);
+      if (!probe_gpu.empty()) probe_event = ev;
       return;  // ordinary kernel chatter
     }
     log.events.push_back(std::move(ev));
@@ -334,7 +477,7 @@ KernelLog parse_one(std::string_view text, FormLines& form_lines) {
   // Two passes, so that no line's classification is kept: a kernel log may be large.
   const bool stamped = any_stamped(lines);
   LineReader line_reader;
-  EventReader reader{log};
+  EventReader reader{log, -1, -1, false, {}, {}, {}};
   bool banner = false;
   std::vector<int> bare_lines;
   form_lines.fill(0);
@@ -351,6 +494,7 @@ KernelLog parse_one(std::string_view text, FormLines& form_lines) {
         reader.dictionary(lines[i].text);
         continue;
       case LineKind::kBare:
+        if (indented(lines[i].text) && reader.nvrm_continuation(line_no, c.message)) continue;
         if (stamped) {
           log.malformed_lines.push_back(line_no);
           continue;

@@ -2,7 +2,9 @@
 // kernel log in. The form is found line by line, so a file may be a concatenation of several:
 //   kmsg               raw /dev/kmsg records "4,1234,5678901,-;message" and their " KEY=value"
 //                      dictionary lines
-//   dmesg              "[   12.345678] message" (also `dmesg -r`'s "<4>[   12.345678] message")
+//   dmesg              "[   12.345678] message" (also `dmesg -r`'s "<4>[   12.345678] message", and
+//                      `dmesg -H`'s "[May 6 10:00] message" / "[  +0.000844] message", which carry
+//                      no time since boot)
 //   dmesg-ctime        `dmesg -T` / `--ctime`: "[Mon May  6 10:00:01 2024] message"
 //   dmesg-iso          `dmesg --time-format=iso`: "2024-05-06T10:00:01,123456+00:00 message"
 //   dmesg-notime       `dmesg -t`: the bare message (see "Bare messages" below)
@@ -24,6 +26,11 @@
 // (Xid, SXid, AER, IOMMU) or the kernel's boot banner ("Linux version ", "Command line: ",
 // "Kernel command line: "). Otherwise every line is malformed and the log is in no known form, so a
 // random text file never reads as "a kernel log without Xid".
+//
+// Multi-line NVRM records: the driver prints some messages over several lines, and dmesg and the
+// journal indent the lines after the first without a stamp ("               NVRM: (PCI ID: 10de:26b5)
+// installed in this system has"). An indented "NVRM: " line after an NVRM message is that
+// record's continuation, in a stamped log too: part of the record, not malformed.
 //
 // Malformed: a line with control characters (binary junk), a last line without its newline (both
 // dmesg and /dev/kmsg end every record with one: a cut-off line may carry an incomplete Xid number
@@ -86,6 +93,22 @@ enum class KernelEventKind {
   // built with IOMMU support, IOMMU or not) nor "AMD IOMMUv2 loaded and initialized" (the
   // optional iommu_v2 module about itself); see kernel_log.cpp.
   kIommuEnabled,
+  // The driver lost the GPU without an Xid line: "NVRM: GPU 0000:06:00.0: GPU has fallen off the
+  // bus.", the older "NVRM: GPU at 0000:01:00.0 has fallen off the bus.", and the three-line
+  // probe-time record "NVRM: The NVIDIA GPU 0000:b3:00.0" / "(PCI ID: ...) installed in this
+  // system has" / "fallen off the bus and is not responding to commands." (open-gpu-kernel-modules
+  // osinit.c and osapi.c).
+  kGpuLost,
+  // APEI GHES (firmware-first) hardware error records: "{1}[Hardware Error]: Hardware error from
+  // APEI Generic Hardware Error Source: 0" and the "{1}[Hardware Error]: ..." lines of the same
+  // record number after it, folded into one event: `severity` "fatal", "recoverable", "corrected"
+  // or "info" (its "event severity:"), `section` "PCIe error" or "memory error" (its first
+  // "section_type:"), `device` the PCIe section's "device_id: 0000:17:00.0".
+  kGhes,
+  // EDAC memory-controller reports: "EDAC MC0: 1 UE memory read error on ..." (`severity` "UE",
+  // uncorrected) and "EDAC MC1: 1 CE memory scrubbing error on ..." ("CE", corrected), `count` the
+  // number the line gives.
+  kEdac,
 };
 
 struct KernelEvent {
@@ -101,7 +124,12 @@ struct KernelEvent {
   std::string severity;
   std::string text;               // the message without its timestamp, host and tag
   std::string aer_type;           // AER: "Physical Layer", "Data Link Layer", "Transaction Layer"; else ""
-  std::vector<int> detail_lines;  // AER: the lines folded into this event
+  std::vector<int> detail_lines;  // AER, GHES and multi-line NVRM records: the lines folded into this event
+  // Xid 45 "... caused by previous Xid 149": the Xid that caused this one (the driver prints it
+  // since the R5xx open modules), so a caller can judge the chain by its cause.
+  std::optional<int> cause_code;
+  std::string section;            // GHES: "PCIe error", "memory error", ... as written; else ""
+  std::optional<int> count;       // EDAC: errors the line reports
 };
 
 // One log as read: a file, a capture, the live /dev/kmsg or journal.

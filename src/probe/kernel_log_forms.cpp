@@ -90,6 +90,33 @@ bool uptime_stamp(std::string_view line, double& seconds, std::string_view& rest
   return true;
 }
 
+// `dmesg -H` (and `-wH`): "[May 6 10:00]" (util-linux's "%b%e %H:%M", so also "[Jan21 09:05]")
+// on the first line of a minute, then "[  +0.000844]", the time since the line before. Neither is
+// time since boot nor a full wall clock, so the line keeps no stamp.
+bool human_stamp(std::string_view line, std::string_view& rest) {
+  if (line.size() < 4 || line[0] != '[') return false;
+  size_t close = line.find(']');
+  if (close == std::string_view::npos) return false;
+  std::string_view stamp = line.substr(1, close - 1);
+  rest = line.substr(close + 1);
+  while (!stamp.empty() && stamp.front() == ' ') stamp.remove_prefix(1);
+  if (!stamp.empty() && stamp.front() == '+') {
+    stamp.remove_prefix(1);
+    size_t dot = stamp.find('.');
+    return dot != std::string_view::npos && dot > 0 && all_digits(stamp.substr(0, dot)) &&
+           dot + 1 < stamp.size() && all_digits(stamp.substr(dot + 1));
+  }
+  if (stamp.size() < 10 || !one_of(stamp.substr(0, 3), kMonths)) return false;
+  stamp.remove_prefix(3);
+  if (stamp.front() == ' ') stamp.remove_prefix(1);
+  size_t digits = 0;
+  while (digits < stamp.size() && digits < 2 && is_digit(stamp[digits])) ++digits;
+  if (digits == 0 || digits >= stamp.size() || stamp[digits] != ' ') return false;
+  stamp.remove_prefix(digits + 1);
+  return stamp.size() == 5 && is_digit(stamp[0]) && is_digit(stamp[1]) && stamp[2] == ':' && is_digit(stamp[3]) &&
+         is_digit(stamp[4]);
+}
+
 // "[Mon May  6 10:00:01 2024]": the asctime layout, day of month padded with a space.
 bool ctime_stamp(std::string_view line, std::string_view& stamp, std::string_view& rest) {
   constexpr std::string_view kDays[] = {"Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"};
@@ -383,6 +410,13 @@ bool parse_stamped(std::string_view line, ClassifiedLine& out) {
   }
   if (month_stamp(line, stamp, rest)) {
     syslog_line(stamp, rest, KernelLogFormat::kSyslog, out);
+    return true;
+  }
+  if (human_stamp(line, rest)) {
+    if (!after_stamp(rest)) return false;
+    out.kind = LineKind::kKernel;
+    out.form = KernelLogFormat::kDmesg;
+    out.message = std::string(rest);
     return true;
   }
   return false;

@@ -1046,6 +1046,33 @@ probe::KernelEvent xid(int line, int code) {
   return e;
 }
 
+TEST(AcceptTest, AnXidIsAsGraveAsTheXidThatCausedIt) {
+  // Xid 45 alone is info in the default catalog (pass); "caused by previous Xid 79" (79: fail)
+  // fails, and "caused by" an Xid the catalog does not list warns.
+  AcceptInputs in;
+  in.kernel_log = probe::KernelLog{};
+  in.kernel_log->format = probe::KernelLogFormat::kDmesg;  // a default KernelLog is in no known form
+  in.kernel_log->lines = 100;
+  in.kernel_log_source = "kernel.log";
+  in.kernel_log->events = {xid(40, 45)};
+  EXPECT_EQ(run(in, "xid").severity, Severity::kPass);
+  in.kernel_log->events[0].cause_code = 79;
+  Finding fail = run(in, "xid");
+  EXPECT_EQ(fail.severity, Severity::kFail) << shown(fail);
+  const Phrase* found = note(fail, "accept.xid.found");
+  ASSERT_TRUE(found) << shown(fail);
+  EXPECT_EQ(nested(*found, "counts"),
+            (std::vector<Phrase>{Phrase("accept.xid.times")
+                                     .fact("times", "1")
+                                     .fact("what", {Phrase("accept.xid.caused")
+                                                        .fact("label", "Xid")
+                                                        .fact("code", "45")
+                                                        .fact("severity", {Phrase("accept.xid.severity.fail")})
+                                                        .fact("cause", "79")})}));
+  in.kernel_log->events[0].cause_code = 149;
+  EXPECT_EQ(run(in, "xid").severity, Severity::kWarn);
+}
+
 TEST(AcceptTest, XidSeverityComesFromTheCatalog) {
   auto cat = catalog_with({{"zz_xid.yaml", kXidCatalog}});
   AcceptInputs in;

@@ -110,5 +110,89 @@ TEST(AcceptKernelLogsTest, OneLogInNoFormAmongReadableOnesIsNamedAndTheXidStillF
   EXPECT_EQ(detail.find(log_path("kern-log.log") + " is in no form"), std::string::npos) << detail;
 }
 
+// --- Field captures (issue 26): what real logs showed, judged on an empty root ---------------------
+
+// `gpuplan accept --root EMPTY --nvml off --kernel-log FILE`: nothing but the log is evidence.
+json accept_log_alone(const std::string& file, int expected_exit) {
+  auto r = run_gpuplan("accept --root " + testing::temp_dir() + " --nvml off --kernel-log " + log_path(file) +
+                       " --format json --lang en");
+  EXPECT_EQ(r.exit_code, expected_exit) << r.err;
+  return json::parse(r.out);
+}
+
+TEST(AcceptKernelLogsTest, AGpuFallenOffTheBusWithoutAnXidFailsXid) {
+  // Each wording passed as "no Xid" before: NVSentinel 155 (dmesg), gpud's B200 (journalctl),
+  // Bumblebee 554 (the older one-line wording, twice).
+  const std::pair<const char*, const char*> logs[] = {
+      {"field-nvrm-lost-probe-dmesg.log", "GPU 0000:b3:00.0 fallen off the bus"},
+      {"field-nvrm-lost-probe-journal.log", "GPU 0000:18:00.0 fallen off the bus"},
+      {"field-nvrm-lost-legacy.log", "2 × GPU 0000:01:00.0 fallen off the bus"},
+  };
+  for (const auto& [file, says] : logs) {
+    SCOPED_TRACE(file);
+    const json xid = check(accept_log_alone(file, 1), "xid");
+    EXPECT_EQ(xid.at("status"), "fail");
+    const std::string detail = xid.at("detail");
+    EXPECT_NE(detail.find(says), std::string::npos) << detail;
+    EXPECT_EQ(detail.find("malformed"), std::string::npos) << detail;  // the continuation lines are the record's
+  }
+}
+
+TEST(AcceptKernelLogsTest, Xid45IsJudgedByTheXidThatCausedIt) {
+  // Seven Xid 45 "caused by previous Xid 145/149": 45 alone is info (it passed); 145 and 149 are
+  // not in the catalog, so the chain is investigated: warn.
+  const json xid = check(accept_log_alone("field-xid45-caused-by.log", 0), "xid");
+  EXPECT_EQ(xid.at("status"), "warn");
+  const std::string detail = xid.at("detail");
+  EXPECT_NE(detail.find("5 × Xid 45 caused by Xid 145"), std::string::npos) << detail;
+  EXPECT_NE(detail.find("2 × Xid 45 caused by Xid 149"), std::string::npos) << detail;
+}
+
+TEST(AcceptKernelLogsTest, GhesPcieRecordsFailPcieAer) {
+  // A fatal record on a root port and a recoverable one on an NVMe: both uncorrected. Neither
+  // log has an AER line; both passed.
+  for (const char* file : {"field-ghes-pcie-fatal.log", "field-ghes-pcie-recoverable.log"}) {
+    SCOPED_TRACE(file);
+    const json aer = check(accept_log_alone(file, 1), "pcie.aer");
+    EXPECT_EQ(aer.at("status"), "fail");
+    EXPECT_NE(aer.at("detail").get<std::string>().find("1 uncorrected"), std::string::npos) << aer.at("detail");
+    EXPECT_NE(aer.at("evidence").dump().find("APEI GHES PCIe error record"), std::string::npos) << aer.at("evidence");
+  }
+}
+
+TEST(AcceptKernelLogsTest, HostMemoryErrorsInTheKernelLogJudgeEccEvenWithoutNvml) {
+  // EDAC UE and a GHES memory error: uncorrected, fail. EDAC CE 4 + 2 + 6 = 12: warn.
+  for (const char* file : {"field-edac-ue.log", "field-ghes-memory.log"}) {
+    SCOPED_TRACE(file);
+    const json ecc = check(accept_log_alone(file, 1), "ecc");
+    EXPECT_EQ(ecc.at("status"), "fail");
+    EXPECT_NE(ecc.at("detail").get<std::string>().find("1 uncorrected host memory error"), std::string::npos)
+        << ecc.at("detail");
+  }
+  const json ce = check(accept_log_alone("field-edac-ce.log", 0), "ecc");
+  EXPECT_EQ(ce.at("status"), "warn");
+  EXPECT_NE(ce.at("detail").get<std::string>().find("12 corrected host memory error"), std::string::npos)
+      << ce.at("detail");
+  // GPU ECC was not read: the check says so as well.
+  EXPECT_NE(ce.at("detail").get<std::string>().find("NVML not read"), std::string::npos) << ce.at("detail");
+}
+
+TEST(AcceptKernelLogsTest, OneAerReportIsCountedOnceInNewerKernelsAndDmesgH) {
+  const json newer = check(accept_log_alone("field-aer-correctable-6x.log", 0), "pcie.aer");
+  EXPECT_EQ(newer.at("status"), "warn");
+  EXPECT_NE(newer.at("detail").get<std::string>().find("2 corrected-only AER report(s)"), std::string::npos)
+      << newer.at("detail");  // was 4
+  const json human = check(accept_log_alone("field-aer-dmesg-human.log", 1), "pcie.aer");
+  EXPECT_NE(human.at("detail").get<std::string>().find("1 uncorrected"), std::string::npos)
+      << human.at("detail");  // was 2
+}
+
+TEST(AcceptKernelLogsTest, AnEmptyRootAndALogWithoutIommuLinesNeedEvidenceForIommu) {
+  // gpud's Xid 79 capture has no IOMMU line, and an empty root has no /sys: iommu failed.
+  const json j = accept_log_alone("gpud-dmesg-xid79-sxid.log", 1);
+  EXPECT_EQ(check(j, "iommu").at("status"), "needs-evidence");
+  EXPECT_EQ(check(j, "xid").at("status"), "fail");
+}
+
 }  // namespace
 }  // namespace gpuplan

@@ -73,6 +73,14 @@ TEST(DiagnoseLogsTest, NothingExaminedIsAnErrorNotNoFindings) {
   auto zh = run_gpuplan("diagnose --nvml off --lang zh --root " + empty);
   EXPECT_EQ(zh.exit_code, 2);
   EXPECT_NE(zh.err.find("没有检查任何数据"), std::string::npos) << zh.err;
+  // A log none of whose lines could be read (a dcgm-exporter scrape without timestamps) is no
+  // evidence either: exit 2, naming the file.
+  const std::string scrape = write_file(empty, "scrape.prom",
+                                        "# TYPE DCGM_FI_DEV_GPU_UTIL gauge\n"
+                                        "DCGM_FI_DEV_GPU_UTIL{gpu=\"0\",Hostname=\"gpu-node-42\"} 37\n");
+  auto held_nothing = run_gpuplan("diagnose --nvml off --lang en " + scrape);
+  EXPECT_EQ(held_nothing.exit_code, 2) << held_nothing.out << held_nothing.err;
+  EXPECT_NE(held_nothing.err.find(scrape + " held no sample"), std::string::npos) << held_nothing.err;
   // One log is something examined: a healthy one gives no findings and exit 0.
   diagnose_json(log_path("gpu-node-09.csv"));
 }

@@ -112,9 +112,9 @@ TEST(GatherKernelLogsTest, SeveralKernelLogFilesPlainAndGzipAreReadAndKeptAsGive
   EXPECT_EQ(view.kernel_logs[0].capture, "kernel-logs/kern-log.log");
   EXPECT_EQ(view.kernel_logs[1].capture, "kernel-logs/kern.log.2.gz");
   ASSERT_TRUE(view.kernel_log);
-  // Every record of the second file is one of the first: 1 Xid + 2 SXids, dropped.
+  // Every record of the second file is one of the first: 1 Xid, the GPU it lost + 2 SXids, dropped.
   EXPECT_EQ(count(*view.kernel_log, KernelEventKind::kXid), 1);
-  EXPECT_EQ(view.kernel_log->duplicates, 3);
+  EXPECT_EQ(view.kernel_log->duplicates, 4);
   ASSERT_EQ(view.kernel_log->parts.size(), 2u);
   EXPECT_EQ(view.kernel_log->parts[1].source, kernel_logs("kern.log.2.gz"));
   EXPECT_EQ(view.kernel_log->parts[1].format, KernelLogFormat::kSyslog);

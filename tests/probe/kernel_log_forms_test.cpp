@@ -274,8 +274,9 @@ TEST(KernelLogFormsTest, TheSameRecordInTwoLogsCountsOnce) {
   // dmesg and the journal's JSON of the same boot: the Xid and both SXids at the same µs.
   KernelLog merged = parse_kernel_logs(
       {{read_fixture("gpud-dmesg-xid79-sxid.log"), "dmesg"}, {read_fixture("journalctl-json.log"), "journal"}});
-  EXPECT_EQ(merged.duplicates, 3);
+  EXPECT_EQ(merged.duplicates, 4);  // the Xid, the driver's "GPU has fallen off the bus" and two SXids
   EXPECT_EQ(of_kind(merged, KernelEventKind::kXid).size(), 1u);
+  EXPECT_EQ(of_kind(merged, KernelEventKind::kGpuLost).size(), 1u);
   EXPECT_EQ(of_kind(merged, KernelEventKind::kSxid).size(), 8u);  // all of dmesg's
   EXPECT_EQ(merged.events[0].source, "dmesg");
   EXPECT_EQ(merged.lines, 13 + 7);
@@ -284,8 +285,8 @@ TEST(KernelLogFormsTest, TheSameRecordInTwoLogsCountsOnce) {
   // kern.log and /var/log/messages of one host share the wall clock as written.
   KernelLog syslog =
       parse_kernel_logs({{read_fixture("kern-log.log"), "kern.log"}, {read_fixture("messages.log"), "messages"}});
-  EXPECT_EQ(syslog.duplicates, 3);
-  EXPECT_EQ(syslog.events.size(), 3u);
+  EXPECT_EQ(syslog.duplicates, 4);
+  EXPECT_EQ(syslog.events.size(), 4u);  // Xid 79, GPU lost, two SXids
   // Without any stamp two equal messages cannot be told from one kept twice: both count.
   KernelLog bare =
       parse_kernel_logs({{read_fixture("dmesg-notime.log"), "a"}, {read_fixture("dmesg-notime.log"), "b"}});

@@ -29,16 +29,18 @@ const KernelEvent* event_at(const KernelLog& log, int line) {
 // The events of the dmesg, ctime and iso fixtures: the same 23 lines, so the same line numbers.
 //   3 DMAR: IOMMU enabled, 7 DMAR: Intel(R) Virtualization Technology for Directed I/O,
 //  11 AER Corrected on 01:00.0 (12-14 its detail), 15 AER Non-Fatal on nvme 02:00.0 (16),
-//  17 Xid 48, 18 SXid 12028, 20 Xid 79, 22 AER Fatal on the root port 00:03.1.
+//  17 Xid 48, 18 SXid 12028, 20 Xid 79, 21 the driver's "GPU has fallen off the bus" (a GPU lost),
+//  22 AER Fatal on the root port 00:03.1.
 void expect_fixture_events(const KernelLog& log) {
   EXPECT_EQ(log.lines, 23);
   EXPECT_TRUE(log.malformed_lines.empty());
-  ASSERT_EQ(log.events.size(), 8u);
-  const int lines[] = {3, 7, 11, 15, 17, 18, 20, 22};
+  ASSERT_EQ(log.events.size(), 9u);
+  const int lines[] = {3, 7, 11, 15, 17, 18, 20, 21, 22};
   const KernelEventKind kinds[] = {
-      KernelEventKind::kIommuEnabled, KernelEventKind::kIommuEnabled, KernelEventKind::kAer, KernelEventKind::kAer,
-      KernelEventKind::kXid,          KernelEventKind::kSxid,         KernelEventKind::kXid, KernelEventKind::kAer};
-  for (size_t i = 0; i < 8; ++i) {
+      KernelEventKind::kIommuEnabled, KernelEventKind::kIommuEnabled, KernelEventKind::kAer,
+      KernelEventKind::kAer,          KernelEventKind::kXid,          KernelEventKind::kSxid,
+      KernelEventKind::kXid,          KernelEventKind::kGpuLost,      KernelEventKind::kAer};
+  for (size_t i = 0; i < 9; ++i) {
     EXPECT_EQ(log.events[i].line, lines[i]) << i;
     EXPECT_EQ(log.events[i].kind, kinds[i]) << i;
   }
@@ -63,7 +65,7 @@ void expect_fixture_events(const KernelLog& log) {
   EXPECT_EQ(log.events[6].device, "0000:01:00.0");
   EXPECT_EQ(log.events[6].text, "NVRM: Xid (PCI:0000:01:00): 79, pid=1234, name=python, GPU has fallen off the bus.");
 
-  const KernelEvent& fatal = log.events[7];
+  const KernelEvent& fatal = log.events[8];
   EXPECT_EQ(fatal.severity, "Uncorrected (Fatal)");
   EXPECT_EQ(fatal.device, "0000:00:03.1");  // no source named: the reporting port
   EXPECT_TRUE(fatal.detail_lines.empty());
@@ -94,7 +96,8 @@ TEST(KernelLogTest, KmsgRecordsGiveXid79WithItsDevice) {
 
 TEST(KernelLogTest, KmsgDictionaryLinesBelongToTheirRecord) {
   KernelLog log = parse_kernel_log(read_fixture("kmsg.log"));
-  ASSERT_EQ(log.events.size(), 8u);
+  ASSERT_EQ(log.events.size(), 9u);  // with the GPU lost at record line 25
+  EXPECT_EQ(event_at(log, 25)->kind, KernelEventKind::kGpuLost);
   // The Corrected error at record line 11 folds its bus-error line (12) and the two status
   // lines (15, 16); the dictionary lines 13-14 between them are neither events nor malformed.
   const KernelEvent* aer = event_at(log, 11);

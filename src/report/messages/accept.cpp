@@ -21,8 +21,8 @@ constexpr FindingWords kChecks[] = {
   {"performance", "Performance clause: ResNet-50 images/s per GPU (action 10)", "", "性能条款：每卡 ResNet-50 图片/秒（第 10 项）", ""},
   {"firmware.hashes", "Firmware image hashes against the vendor's checksums (action 11)", "", "固件镜像哈希与厂商校验值比对（第 11 项）", ""},
   {"health.archive", "Health archive: 5-second samples, ECC trend (action 12)", "", "健康档案：5 秒采样、ECC 趋势（第 12 项）", ""},
-  {"xid", "Xid / SXid errors in the kernel log", "", "内核日志中的 Xid / SXid 错误", ""},
-  {"ecc", "GPU memory ECC health", "", "GPU 显存 ECC 健康状况", ""},
+  {"xid", "GPU errors in the kernel log (Xid, SXid, GPU off the bus)", "", "内核日志中的 GPU 错误（Xid、SXid、GPU 掉卡）", ""},
+  {"ecc", "Memory ECC health (GPU memory, and host memory in the kernel log)", "", "内存 ECC 健康状况（GPU 显存，以及内核日志中的主机内存）", ""},
   {"gpu.count", "GPU count: PCI bus, NVML, contract", "", "GPU 数量：PCI 总线、NVML、合同", ""},
   {"contract.delivery", "Delivery against the contract: each part of the quote, and peak power against the rack circuit", "", "交付与合同比对：报价单逐项部件，以及峰值功耗与机柜电路", ""},
 };
@@ -311,6 +311,8 @@ constexpr Words kWords[] = {
 
   // Xid
   {"accept.xid.code", "{label} {code} ({severity})", "{label} {code}（{severity}）"},
+  {"accept.xid.caused", "{label} {code} caused by Xid {cause} ({severity}, as its cause)", "{label} {code}，由 Xid {cause} 引起（{severity}，按起因判断）"},
+  {"accept.xid.gpu_lost", "GPU {device} fallen off the bus (fail)", "GPU {device} 掉卡（从总线上消失，失败）"},
   {"accept.xid.severity.info", "info", "提示"},
   {"accept.xid.severity.warn", "warn", "警告"},
   {"accept.xid.severity.fail", "fail", "失败"},
@@ -327,6 +329,10 @@ constexpr Words kWords[] = {
   {"accept.ecc.remap_pending", "{gpu} has a row remapping pending (reset the GPU to apply it)", "{gpu} 有待生效的行重映射（重置 GPU 后生效）"},
   {"accept.ecc.corrected", "{gpu} corrected {count} ECC errors (allowed {allowed})", "{gpu} 纠正了 {count} 个 ECC 错误（上限 {allowed}）"},
   {"accept.ecc.disabled", "{gpu} has ECC disabled", "{gpu} 关闭了 ECC"},
+  {"accept.ecc.host_uncorrected", "{count} uncorrected host memory error(s) (EDAC UE or APEI GHES memory error) in {log}: have the vendor replace the DIMM",
+                                  "{log} 中有 {count} 个不可纠正的主机内存错误（EDAC UE 或 APEI GHES 内存错误）：请厂商更换内存条"},
+  {"accept.ecc.host_corrected", "{count} corrected host memory error(s) (EDAC CE or APEI GHES) in {log}: a new server's DIMMs should report none; ask the vendor to check the DIMM",
+                                "{log} 中有 {count} 个已纠正的主机内存错误（EDAC CE 或 APEI GHES）：新服务器的内存条不应报错，请厂商检查该内存条"},
   {"accept.ecc.ok", "{gpus} GPU(s): no uncorrected ECC errors, no retired or pending pages, no failed remapping",
                     "{gpus} 块 GPU：没有不可纠正的 ECC 错误，没有退役或待退役的页，没有失败的重映射"},
 
@@ -465,6 +471,7 @@ constexpr Words kWords[] = {
   {"accept.ev.hash_differs", "{path} sha256 {sha256}, vendor {vendor} ({list})", "{path} sha256 {sha256}，厂商 {vendor}（{list}）"},
   {"accept.ev.hash_matches", "{path} sha256 {sha256} matches the vendor checksum", "{path} sha256 {sha256} 与厂商校验值一致"},
   {"accept.ev.hash_matches_list", "{path} sha256 {sha256} matches {list}", "{path} sha256 {sha256} 与 {list} 一致"},
+  {"accept.ev.ghes", "{log}:{line}: APEI GHES {section} record, event severity {severity}, device {device}", "{log}:{line}：APEI GHES {section} 记录，事件严重级别 {severity}，设备 {device}"},
   {"accept.ev.xid", "{log}:{line}: {device} {label} {code}: {meaning} → {action}", "{log}:{line}: {device} {label} {code}：{meaning} → {action}"},
   // What to do about an Xid (catalog xid action ids), with the id for lookups
   {"accept.xid.action.none", "no action (none)", "无需处置（none）"},
