@@ -88,8 +88,11 @@ class Preparation {
 
   // A tool's output: the file named on the command line wins over the host's capture. A named
   // file that does not parse is bad input; a capture that does not parse is left out with a note.
+  // `tool` names the command a paste may carry above the output (probe::pasted_preamble); "" for
+  // JSON, which has none.
   template <class Parser>
-  auto parse_tool(const std::string& file, const char* flag, const std::string& capture, Parser parser)
+  auto parse_tool(const std::string& file, const char* flag, const std::string& capture, Parser parser,
+                  std::string_view tool = "")
       -> Result<std::optional<std::decay_t<decltype(*parser(std::string_view()))>>> {
     using Parsed = std::decay_t<decltype(*parser(std::string_view()))>;
     if (!file.empty()) {
@@ -98,6 +101,12 @@ class Preparation {
       keep("inputs/" + base_name(file), file);
       auto parsed = parser(*text);
       if (!parsed) return Error{file, parsed.error().line, parsed.error().field, parsed.error().message};
+      if (!tool.empty())
+        if (const probe::PastedPreamble pre = probe::pasted_preamble(*text, tool); pre.lines > 0)
+          note_(Phrase("cli.tool.preamble_skipped")
+                    .fact("file", file)
+                    .fact("lines", std::to_string(pre.lines))
+                    .fact("last", pre.last));
       return std::optional<Parsed>(std::move(*parsed));
     }
     auto it = view_.tool_outputs.find(capture);
@@ -122,10 +131,10 @@ class Preparation {
         if (capture.rfind("smartctl", 0) == 0)
           if (auto smart = parse_tool("", "", capture, probe::parse_smartctl_json); smart && *smart)
             in.smart.emplace_back("gpuplan/tools/" + capture, **smart);
-    auto ibstat = parse_tool(request_.ibstat, "--ibstat", "ibstat.txt", probe::parse_ibstat);
+    auto ibstat = parse_tool(request_.ibstat, "--ibstat", "ibstat.txt", probe::parse_ibstat, "ibstat");
     if (!ibstat) return ibstat.error();
     in.ibstat = *ibstat;
-    auto topo = parse_tool(request_.topo, "--topo", "topo.txt", probe::parse_topo_matrix);
+    auto topo = parse_tool(request_.topo, "--topo", "topo.txt", probe::parse_topo_matrix, "nvidia-smi");
     if (!topo) return topo.error();
     in.topo = *topo;
     return {};

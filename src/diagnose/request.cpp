@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
 #include <optional>
 
 #include "core/files.h"
@@ -70,6 +71,17 @@ Result<void> sample_live(const DiagnoseRequest& request, probe::HostInput& host,
   return {};
 }
 
+// A host's tool capture, parsed; one that does not parse is left out, and the user told why (a
+// silently dropped NVLink capture let an inactive link pass).
+template <class Parser>
+auto captured(std::map<std::string, std::string>::const_iterator it, Parser parser, const Note& note)
+    -> std::optional<std::decay_t<decltype(*parser(std::string_view()))>> {
+  auto parsed = parser(it->second);
+  if (parsed) return std::move(*parsed);
+  note(Phrase("cli.accept.capture_not_used").fact("capture", "gpuplan/tools/" + it->first).fact("why", {parsed.error().phrase()}));
+  return std::nullopt;
+}
+
 }  // namespace
 
 Result<DiagnoseInputs> prepare_diagnosis(const DiagnoseRequest& request, probe::HostInput& host,
@@ -110,12 +122,17 @@ Result<DiagnoseInputs> prepare_diagnosis(const DiagnoseRequest& request, probe::
     }
     auto parsed = probe::parse_topo_matrix(*text);
     if (!parsed) return Error{request.topo, parsed.error().line, parsed.error().field, parsed.error().message};
+    if (const probe::PastedPreamble pre = probe::pasted_preamble(*text, "nvidia-smi"); pre.lines > 0)
+      note(Phrase("cli.tool.preamble_skipped")
+               .fact("file", request.topo)
+               .fact("lines", std::to_string(pre.lines))
+               .fact("last", pre.last));
     in.topo = *parsed;
   } else if (auto it = view.tool_outputs.find("topo.txt"); it != view.tool_outputs.end()) {
-    if (auto parsed = probe::parse_topo_matrix(it->second)) in.topo = *parsed;
+    in.topo = captured(it, probe::parse_topo_matrix, note);
   }
   if (auto it = view.tool_outputs.find("nvlink-status.txt"); it != view.tool_outputs.end())
-    if (auto parsed = probe::parse_nvlink_status(it->second)) in.nvlink = *parsed;
+    in.nvlink = captured(it, probe::parse_nvlink_status, note);
   return in;
 }
 

@@ -121,6 +121,35 @@ std::vector<std::string> split_tabs(std::string_view s) {
   return cells;
 }
 
+// A row of a matrix whose tabs became spaces: its whitespace-separated words, the header's
+// two- and three-word column names joined again.
+std::vector<std::string> split_spaces(std::string_view s, bool header) {
+  std::vector<std::string> words;
+  size_t at = 0;
+  while (at < s.size()) {
+    while (at < s.size() && (s[at] == ' ' || s[at] == '\t')) ++at;
+    size_t end = at;
+    while (end < s.size() && s[end] != ' ' && s[end] != '\t') ++end;
+    if (end > at) words.emplace_back(s.substr(at, end - at));
+    at = end;
+  }
+  if (!header) return words;
+  std::vector<std::string> joined;
+  for (size_t i = 0; i < words.size(); ++i) {
+    auto next_is = [&](size_t k, const char* w) { return i + k < words.size() && words[i + k] == w; };
+    if ((words[i] == "CPU" || words[i] == "NUMA") && next_is(1, "Affinity")) {
+      joined.push_back(words[i] + " Affinity");
+      ++i;
+    } else if (words[i] == "GPU" && next_is(1, "NUMA") && next_is(2, "ID")) {
+      joined.push_back("GPU NUMA ID");
+      i += 2;
+    } else {
+      joined.push_back(words[i]);
+    }
+  }
+  return joined;
+}
+
 bool is_indexed(std::string_view s, std::string_view prefix) {
   if (!starts_with(s, prefix) || s.size() == prefix.size()) return false;
   for (char c : s.substr(prefix.size()))
@@ -210,12 +239,29 @@ Result<SmartNvme> parse_smartctl_json(std::string_view text) {
   }
 }
 
+PastedPreamble pasted_preamble(std::string_view text, std::string_view tool) {
+  constexpr int kMostLines = 5;  // a prompt, a command, a rule: a paste's preamble is short
+  PastedPreamble out;
+  const auto lines = split_lines(text);
+  for (size_t i = 0; i < lines.size() && i < static_cast<size_t>(kMostLines); ++i) {
+    std::string_view line = trim_line(lines[i]);
+    if (line.empty()) continue;
+    const bool names_tool = line.find(tool) != std::string_view::npos;
+    const bool rule = line.find_first_not_of("=-.") == std::string_view::npos;
+    if (!names_tool && !rule) break;
+    out.lines = static_cast<int>(i) + 1;
+    out.last = std::string(line);
+  }
+  return out;
+}
+
 Result<std::vector<IbstatPort>> parse_ibstat(std::string_view text) {
   std::vector<IbstatPort> ports;
   std::string ca;
   bool in_port = false;
   const auto lines = split_lines(text);
-  for (size_t i = 0; i < lines.size(); ++i) {
+  const size_t preamble = static_cast<size_t>(pasted_preamble(text, "ibstat").lines);
+  for (size_t i = preamble; i < lines.size(); ++i) {
     const int line_no = static_cast<int>(i) + 1;
     std::string_view line = trim_line(lines[i]);
     if (line.empty()) continue;
@@ -272,13 +318,18 @@ Result<GpuTopology> parse_topo_matrix(std::string_view text) {
   const auto raw_lines = split_lines(text);
   std::vector<std::string> lines;
   for (std::string_view l : raw_lines) lines.push_back(strip_ansi(l));
+  for (int k = 0; k < pasted_preamble(text, "nvidia-smi").lines; ++k) lines[static_cast<size_t>(k)].clear();
 
   // The header: the first non-blank line, a tab-separated row naming GPU0..GPUn.
   size_t i = 0;
   while (i < lines.size() && trim_line(lines[i]).empty()) ++i;
   if (i == lines.size()) return error_at(0, Phrase("error.topo.empty"));
   const int header_line = static_cast<int>(i) + 1;
-  std::vector<std::string> header = split_tabs(lines[i]);
+  const bool tabbed = lines[i].find('\t') != std::string::npos;
+  auto cells_of = [&](const std::string& line, bool header_row) {
+    return tabbed ? split_tabs(line) : split_spaces(line, header_row);
+  };
+  std::vector<std::string> header = cells_of(lines[i], true);
   if (!header.empty() && header.front().empty()) header.erase(header.begin());
   std::vector<std::string> columns;   // the connection columns, GPUs then NICs
   std::vector<std::string> trailing;  // CPU Affinity, NUMA Affinity, GPU NUMA ID
@@ -305,7 +356,7 @@ Result<GpuTopology> parse_topo_matrix(std::string_view text) {
   for (++i; i < lines.size(); ++i) {
     const int line_no = static_cast<int>(i) + 1;
     if (trim_line(lines[i]).empty() || starts_with(trim_line(lines[i]), "Legend")) break;
-    std::vector<std::string> cells = split_tabs(lines[i]);
+    std::vector<std::string> cells = cells_of(lines[i], false);
     const std::string& name = cells[0];
     bool is_gpu_row = is_indexed(name, "GPU");
     bool is_nic_row = std::find(topo.nics.begin(), topo.nics.end(), name) != topo.nics.end();
@@ -362,7 +413,7 @@ Result<GpuTopology> parse_topo_matrix(std::string_view text) {
 Result<NvlinkStatus> parse_nvlink_status(std::string_view text) {
   NvlinkStatus status;
   const auto lines = split_lines(text);
-  for (size_t i = 0; i < lines.size(); ++i) {
+  for (size_t i = static_cast<size_t>(pasted_preamble(text, "nvidia-smi").lines); i < lines.size(); ++i) {
     const int line_no = static_cast<int>(i) + 1;
     std::string_view line = trim_line(lines[i]);
     if (line.empty()) continue;

@@ -39,10 +39,25 @@ struct IbstatPort {
 };
 Result<std::vector<IbstatPort>> parse_ibstat(std::string_view text);
 
+// What a paste carries above a tool's output, which parse_ibstat, parse_topo_matrix and
+// parse_nvlink_status skip: before the first line of output, lines that name the tool (the
+// command, with or without a shell prompt: "$ nvidia-smi topo -m", "root@node2:~# ibstat",
+// "Log ibstat:") and rule lines of '=', '-' or '.' ("=======", "...."). `lines` is how many
+// lines they take from the top (blank ones between included), `last` the last one as written, so
+// a caller can tell the user what was skipped.
+struct PastedPreamble {
+  int lines = 0;
+  std::string last;
+};
+// `tool`: "ibstat" or "nvidia-smi".
+PastedPreamble pasted_preamble(std::string_view text, std::string_view tool);
+
 // `nvidia-smi topo -m`: the connection between each pair of GPUs ("NV12", "PIX", "PXB", "PHB",
 // "NODE", "SYS"; a GPU's own "X" is not stored), between each GPU and each NIC, and each GPU's
 // CPU and NUMA affinity. Terminal colour codes are ignored; the legend after the matrix is read
-// only for the NIC names.
+// only for the NIC names. nvidia-smi separates the columns with tabs; a matrix pasted where the
+// tabs became spaces (a header without a tab) is split at whitespace, since no cell holds a space
+// but the header's "CPU Affinity", "NUMA Affinity" and "GPU NUMA ID".
 struct GpuTopology {
   std::vector<std::string> gpus;  // "GPU0", "GPU1", ...
   std::map<std::pair<std::string, std::string>, std::string> link;  // (GPU0, GPU1) → "NV12"

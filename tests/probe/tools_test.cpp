@@ -380,5 +380,91 @@ TEST(ToolsTest, NvlinkStatusErrorsNameTheLine) {
       });
 }
 
+// --- Pasted captures (issue 26): a prompt or command above the output, tabs turned to spaces ----------
+
+TEST(ToolsTest, NvlinkStatusUnderItsCommandLineIsReadAndItsInactiveLinksKept) {
+  // Azure/azhpc-diagnostics issue 73: "nvidia-smi nvlink -s" and "...." above the output. The
+  // parse failed on the command line and the capture was dropped, so two inactive links passed.
+  const std::string text = read_fixture("nvlink-status-azhpc-command.txt");
+  const PastedPreamble pre = pasted_preamble(text, "nvidia-smi");
+  EXPECT_EQ(pre.lines, 2);
+  EXPECT_EQ(pre.last, "....");
+  auto s = parse_nvlink_status(text);
+  ASSERT_TRUE(s) << s.error().phrase().key;
+  ASSERT_EQ(s->gpus.size(), 1u);
+  EXPECT_EQ(s->gpus[0].index, 3);
+  EXPECT_EQ(s->gpus[0].name, "Tesla V100-SXM2-32GB");
+  ASSERT_EQ(s->gpus[0].links_gbs.size(), 6u);
+  EXPECT_FALSE(s->gpus[0].links_gbs[3].has_value());
+  EXPECT_FALSE(s->gpus[0].links_gbs[5].has_value());
+  EXPECT_DOUBLE_EQ(*s->gpus[0].links_gbs[4], 25.781);
+}
+
+TEST(ToolsTest, TopoMatrixUnderAShellPromptIsRead) {
+  // NVIDIA/k8s-device-plugin issue 436: "$ nvidia-smi topo -m" above a tab-separated matrix of
+  // four A100s, NVLink bridges between GPU0-GPU1 and GPU2-GPU3 (NV12 and, as pasted, NODE).
+  const std::string text = read_fixture("topo-k8s-device-plugin-prompt.txt");
+  EXPECT_EQ(pasted_preamble(text, "nvidia-smi").lines, 1);
+  auto t = parse_topo_matrix(text);
+  ASSERT_TRUE(t) << t.error().line << " " << t.error().phrase().key;
+  EXPECT_EQ(t->gpus, (std::vector<std::string>{"GPU0", "GPU1", "GPU2", "GPU3"}));
+  EXPECT_EQ(t->nics, (std::vector<std::string>{"mlx5_0", "mlx5_1"}));
+  EXPECT_EQ((t->link.at({"GPU0", "GPU1"})), "NV12");
+  EXPECT_EQ((t->link.at({"GPU2", "GPU3"})), "NODE");
+  EXPECT_EQ(t->cpu_affinity.at("GPU2"), "28-55,84-111");
+  EXPECT_EQ(t->numa_affinity.at("GPU3"), "1");
+}
+
+TEST(ToolsTest, TopoMatrixWhoseTabsBecameSpacesIsRead) {
+  // NVIDIA/nccl issue 1617 (four H100, NV6, NIC rows) and club-3090 issue 46 (five GPUs), both
+  // pasted with spaces: they were refused ("no GPU header").
+  auto h100 = parse_topo_matrix(read_fixture("topo-nccl-h100-spaces.txt"));
+  ASSERT_TRUE(h100) << h100.error().line << " " << h100.error().phrase().key;
+  EXPECT_EQ(h100->gpus.size(), 4u);
+  EXPECT_EQ(h100->nics, (std::vector<std::string>{"NIC0", "NIC1", "NIC2", "NIC3"}));
+  EXPECT_EQ((h100->link.at({"GPU1", "GPU3"})), "NV6");
+  EXPECT_EQ((h100->nic_link.at({"GPU2", "NIC2"})), "PIX");
+  EXPECT_EQ(h100->cpu_affinity.at("GPU0"), "6,14,22,30");
+  EXPECT_EQ(h100->numa_affinity.at("GPU2"), "7");
+  EXPECT_EQ(h100->gpu_numa_id.at("GPU3"), "N/A");
+  auto five = parse_topo_matrix(read_fixture("topo-club-3090-spaces.txt"));
+  ASSERT_TRUE(five) << five.error().line << " " << five.error().phrase().key;
+  EXPECT_EQ(five->gpus.size(), 5u);
+  EXPECT_EQ((five->link.at({"GPU1", "GPU2"})), "PHB");
+  EXPECT_EQ((five->link.at({"GPU0", "GPU4"})), "SYS");
+  EXPECT_EQ(five->cpu_affinity.at("GPU0"), "8-15,24-31");
+  EXPECT_EQ(five->numa_affinity.at("GPU1"), "0");
+  // A paste cut inside the matrix is still refused: GPU4's row is missing.
+  std::string cut = read_fixture("topo-club-3090-spaces.txt");
+  cut = cut.substr(0, cut.find("GPU4    SYS"));
+  auto refused = parse_topo_matrix(cut);
+  ASSERT_FALSE(refused);
+  EXPECT_EQ(refused.error().message.key, "error.topo.missing_row");
+}
+
+TEST(ToolsTest, IbstatUnderALogHeadingIsReadAndItsRoceLinkLayerKept) {
+  // NVIDIA/l2fwd-nv issue 6: "Log ibstat:" and "=======" above two ConnectX-6 Dx ports on
+  // Ethernet (RoCE), SM lid 0. --ibstat refused it on the heading.
+  const std::string text = read_fixture("ibstat-l2fwd-roce-preamble.txt");
+  const PastedPreamble pre = pasted_preamble(text, "ibstat");
+  EXPECT_EQ(pre.lines, 2);
+  EXPECT_EQ(pre.last, "=======");
+  auto ports = parse_ibstat(text);
+  ASSERT_TRUE(ports) << ports.error().line << " " << ports.error().phrase().key;
+  ASSERT_EQ(ports->size(), 2u);
+  EXPECT_EQ((*ports)[1].ca, "mlx5_1");
+  EXPECT_EQ((*ports)[0].link_layer, "Ethernet");
+  EXPECT_EQ((*ports)[0].rate_gbps, 100);
+  EXPECT_EQ((*ports)[0].sm_lid, 0);
+}
+
+TEST(ToolsTest, APreambleIsOnlyLinesNamingTheToolOrRules) {
+  EXPECT_EQ(pasted_preamble("root@node2:~/DeepEP# nvidia-smi topo -m\n\tGPU0\n", "nvidia-smi").lines, 1);
+  EXPECT_EQ(pasted_preamble("\n[root@gpu01 ~]# ibstat\nCA 'mlx5_0'\n", "ibstat").lines, 2);
+  EXPECT_EQ(pasted_preamble("CA 'mlx5_0'\n", "ibstat").lines, 0);
+  // Any other text first is no preamble: the parser names that line, as before.
+  EXPECT_EQ(pasted_preamble("hello\n$ ibstat\n", "ibstat").lines, 0);
+}
+
 }  // namespace
 }  // namespace gpuplan::probe

@@ -295,6 +295,8 @@ constexpr Words kWords[] = {
                                 "已把 {count} 个证据文件写入 {dir}（校验方法：cd {dir} && sha256sum -c MANIFEST.sha256）"},
   {"cli.diagnose.nothing_examined", "Nothing was examined, so nothing can be said to be healthy: no log given, NVML not read ({why}), and no GPU on the PCI bus under {root}. Pass a log (an nvidia-smi CSV, a dmon log, a dcgm-exporter scrape or the gpuplan archive), run on the server with the NVIDIA driver, or add --sample SECONDS",
    "没有检查任何数据，因此不能判断为正常：未给出日志，未读取 NVML（{why}），{root} 下的 PCI 总线上也没有 GPU。请传入日志（nvidia-smi CSV、dmon 日志、dcgm-exporter 抓取结果或 gpuplan 归档），或在装有 NVIDIA 驱动的服务器上运行，或加上 --sample 秒数"},
+  {"cli.tool.preamble_skipped", "{file}: the {lines} line(s) above the tool's output were skipped as the pasted command (the last: \"{last}\")",
+   "{file}：工具输出上方的 {lines} 行被当作粘贴的命令跳过（最后一行：“{last}”）"},
   {"cli.diagnose.logs_held_nothing", "Nothing was examined, so nothing can be said to be healthy: {files} held no sample gpuplan could read (the skipped lines are listed above). A single dcgm-exporter scrape has no time on its lines: give a series (timestamped scrapes, a Prometheus range) or an nvidia-smi CSV",
    "没有检查任何数据，因此不能判断为正常：{files} 中没有 gpuplan 能读取的采样（跳过的行已在上方列出）。单次 dcgm-exporter 抓取的行上没有时间：请提供时间序列（带时间戳的多次抓取、Prometheus 范围查询）或 nvidia-smi CSV"},
   {"cli.diagnose.nvml_no_gpu", "NVML shows no GPU", "NVML 未显示任何 GPU"},
