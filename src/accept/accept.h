@@ -60,8 +60,8 @@ struct FirmwareImage {
   std::string sha256;  // lowercase hex, computed by the caller
 };
 
-// One --attach CHECK=FILE. Files for infiniband, firmware.versions and contract.delivery
-// (`dmidecode -t memory`) are read (probe/attached_tools.h); the other checks' attachments are
+// One --attach CHECK=FILE. Files for infiniband, firmware.versions, ecc (`nvidia-smi -q`) and
+// contract.delivery (`dmidecode -t memory`) are read (probe/attached_tools.h); the other checks' attachments are
 // kept for a person to judge, and their checks say so.
 struct Attachment {
   std::string check;                                // "infiniband"
@@ -70,6 +70,7 @@ struct Attachment {
   bool empty = false;                               // nothing but blanks in it
   std::optional<probe::IbEvidence> ib;              // infiniband: what the file showed
   std::optional<probe::FirmwareEvidence> firmware;  // firmware.versions
+  std::vector<probe::GpuMemoryHealth> memory;       // ecc: the GPUs `nvidia-smi -q` showed
   // contract.delivery: the populated DIMMs of `dmidecode -t memory`; a file that is not such
   // output is rejected when the request is prepared, so this is set for every such attachment.
   std::optional<std::vector<probe::Dimm>> dimms;

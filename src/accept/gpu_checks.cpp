@@ -9,6 +9,7 @@
 #include <map>
 #include <set>
 
+#include "accept/attachment_helpers.h"
 #include "accept/check_helpers.h"
 #include "accept/checks.h"
 #include "core/money.h"
@@ -202,60 +203,96 @@ void judge_host_memory(const AcceptInputs& in, Finding& c) {
   if (corrected > 0) c.note(phrase("accept.ecc.host_corrected").fact("count", count(corrected)).fact("log", log_name(in)));
 }
 
+// One GPU's memory health, from NVML or from an attached `nvidia-smi -q`, against the limits.
+void judge_gpu_memory(const std::string& who, const nvml::GpuDynamic& d, double max_corrected, Finding& c) {
+  auto v = [](const auto& o) { return o ? std::to_string(*o) : std::string("?"); };
+  auto b = [](const std::optional<bool>& o) {
+    return o ? (*o ? phrase("accept.yes") : phrase("accept.no")) : phrase("accept.unknown");
+  };
+  c.evidence.push_back(phrase("accept.ev.ecc")
+                           .fact("gpu", who)
+                           .fact("enabled", {b(d.ecc_enabled)})
+                           .fact("uncorrected_volatile", v(d.ecc_volatile_uncorrected))
+                           .fact("uncorrected_aggregate", v(d.ecc_aggregate_uncorrected))
+                           .fact("corrected_volatile", v(d.ecc_volatile_corrected))
+                           .fact("corrected_aggregate", v(d.ecc_aggregate_corrected))
+                           .fact("sbe", v(d.retired_pages_sbe))
+                           .fact("dbe", v(d.retired_pages_dbe))
+                           .fact("retire_pending", {b(d.retired_pages_pending)})
+                           .fact("rows_correctable", v(d.remapped_rows_correctable))
+                           .fact("rows_uncorrectable", v(d.remapped_rows_uncorrectable))
+                           .fact("remap_pending", {b(d.remapping_pending)})
+                           .fact("remap_failed", {b(d.remapping_failed)}));
+  const uint64_t uncorrected = std::max(d.ecc_volatile_uncorrected.value_or(0), d.ecc_aggregate_uncorrected.value_or(0));
+  const uint64_t corrected = std::max(d.ecc_volatile_corrected.value_or(0), d.ecc_aggregate_corrected.value_or(0));
+  auto judge = [&](Severity s, Phrase p) {
+    escalate(c.severity, s);
+    c.note(std::move(p.fact("gpu", who)));
+  };
+  if (uncorrected > 0) judge(Severity::kFail, phrase("accept.ecc.uncorrected").fact("count", std::to_string(uncorrected)));
+  if (d.retired_pages_dbe.value_or(0) > 0)
+    judge(Severity::kFail, phrase("accept.ecc.dbe_retired").fact("count", std::to_string(*d.retired_pages_dbe)));
+  if (d.retired_pages_pending.value_or(false)) judge(Severity::kFail, phrase("accept.ecc.retire_pending"));
+  if (d.remapping_failed.value_or(false)) judge(Severity::kFail, phrase("accept.ecc.remap_failed"));
+  if (d.remapping_pending.value_or(false)) judge(Severity::kWarn, phrase("accept.ecc.remap_pending"));
+  if (static_cast<double>(corrected) > max_corrected)
+    judge(Severity::kWarn,
+          phrase("accept.ecc.corrected").fact("count", std::to_string(corrected)).fact("allowed", num(max_corrected)));
+  if (d.ecc_enabled && !*d.ecc_enabled) judge(Severity::kWarn, phrase("accept.ecc.disabled"));
+}
+
+// The same fields as NVML's, from `nvidia-smi -q` text.
+nvml::GpuDynamic now_of(const probe::GpuMemoryHealth& h) {
+  nvml::GpuDynamic d;
+  d.ecc_volatile_uncorrected = h.volatile_uncorrected;
+  d.ecc_aggregate_uncorrected = h.aggregate_uncorrected;
+  d.ecc_volatile_corrected = h.volatile_corrected;
+  d.ecc_aggregate_corrected = h.aggregate_corrected;
+  d.retired_pages_sbe = h.retired_sbe;
+  d.retired_pages_dbe = h.retired_dbe;
+  d.retired_pages_pending = h.retire_pending;
+  d.remapped_rows_correctable = h.rows_correctable;
+  d.remapped_rows_uncorrectable = h.rows_uncorrectable;
+  d.remapping_pending = h.remap_pending;
+  d.remapping_failed = h.remap_failed;
+  return d;
+}
+
 }  // namespace
 
 void check_ecc(const AcceptInputs& in, const Catalog& cat, Finding& c) {
   c.severity = Severity::kPass;
   judge_host_memory(in, c);
-  if (!in.nvml) {
+  const size_t host_notes = c.notes.size();
+  const double max_corrected = cat.threshold("accept.ecc.max_corrected");
+  if (in.nvml) {
+    for (const auto& g : in.nvml->gpus) judge_gpu_memory(nvml_gpu(g), g.now, max_corrected, c);
+    if (c.notes.size() == host_notes) c.note(phrase("accept.ecc.ok").fact("gpus", std::to_string(in.nvml->gpus.size())));
+    return;
+  }
+  // Without NVML, an attached `nvidia-smi -q` shows the same counters (row remapping, retired
+  // pages) as the driver printed them.
+  size_t attached_gpus = 0;
+  std::vector<std::string> files;
+  for (const Attachment* a : attachments_for(in, "ecc")) {
+    if (a->memory.empty()) {
+      c.note(phrase("accept.ecc.attachment_unread").fact("file", a->file));
+      continue;
+    }
+    files.push_back(a->file);
+    c.evidence.push_back(
+        phrase("accept.ev.attached_read").fact("file", attachment_label(*a)).fact(list_of("forms", {"nvidia-smi -q"})));
+    for (const auto& h : a->memory) {
+      judge_gpu_memory(a->file + ": GPU " + h.bus_id, now_of(h), max_corrected, c);
+      ++attached_gpus;
+    }
+  }
+  if (attached_gpus == 0) {
     escalate(c.severity, Severity::kNeedsEvidence);
     c.note(phrase("accept.needs.nvml").fact("why", {in.nvml_error}));
     return;
   }
-  const size_t host_notes = c.notes.size();
-  const double max_corrected = cat.threshold("accept.ecc.max_corrected");
-  for (const auto& g : in.nvml->gpus) {
-    const auto& d = g.now;
-    auto v = [](const auto& o) { return o ? std::to_string(*o) : std::string("?"); };
-    auto b = [](const std::optional<bool>& o) {
-      return o ? (*o ? phrase("accept.yes") : phrase("accept.no")) : phrase("accept.unknown");
-    };
-    const std::string who = nvml_gpu(g);
-    c.evidence.push_back(phrase("accept.ev.ecc")
-                             .fact("gpu", who)
-                             .fact("enabled", {b(d.ecc_enabled)})
-                             .fact("uncorrected_volatile", v(d.ecc_volatile_uncorrected))
-                             .fact("uncorrected_aggregate", v(d.ecc_aggregate_uncorrected))
-                             .fact("corrected_volatile", v(d.ecc_volatile_corrected))
-                             .fact("corrected_aggregate", v(d.ecc_aggregate_corrected))
-                             .fact("sbe", v(d.retired_pages_sbe))
-                             .fact("dbe", v(d.retired_pages_dbe))
-                             .fact("retire_pending", {b(d.retired_pages_pending)})
-                             .fact("rows_correctable", v(d.remapped_rows_correctable))
-                             .fact("rows_uncorrectable", v(d.remapped_rows_uncorrectable))
-                             .fact("remap_pending", {b(d.remapping_pending)})
-                             .fact("remap_failed", {b(d.remapping_failed)}));
-    const uint64_t uncorrected =
-        std::max(d.ecc_volatile_uncorrected.value_or(0), d.ecc_aggregate_uncorrected.value_or(0));
-    const uint64_t corrected = std::max(d.ecc_volatile_corrected.value_or(0), d.ecc_aggregate_corrected.value_or(0));
-    auto judge = [&](Severity s, Phrase p) {
-      escalate(c.severity, s);
-      c.note(std::move(p.fact("gpu", who)));
-    };
-    if (uncorrected > 0)
-      judge(Severity::kFail, phrase("accept.ecc.uncorrected").fact("count", std::to_string(uncorrected)));
-    if (d.retired_pages_dbe.value_or(0) > 0)
-      judge(Severity::kFail, phrase("accept.ecc.dbe_retired").fact("count", std::to_string(*d.retired_pages_dbe)));
-    if (d.retired_pages_pending.value_or(false)) judge(Severity::kFail, phrase("accept.ecc.retire_pending"));
-    if (d.remapping_failed.value_or(false)) judge(Severity::kFail, phrase("accept.ecc.remap_failed"));
-    if (d.remapping_pending.value_or(false)) judge(Severity::kWarn, phrase("accept.ecc.remap_pending"));
-    if (static_cast<double>(corrected) > max_corrected)
-      judge(
-          Severity::kWarn,
-          phrase("accept.ecc.corrected").fact("count", std::to_string(corrected)).fact("allowed", num(max_corrected)));
-    if (d.ecc_enabled && !*d.ecc_enabled) judge(Severity::kWarn, phrase("accept.ecc.disabled"));
-  }
-  if (c.notes.size() == host_notes) c.note(phrase("accept.ecc.ok").fact("gpus", std::to_string(in.nvml->gpus.size())));
+  c.note(phrase("accept.ecc.from_attachment").fact("gpus", std::to_string(attached_gpus)).fact(list_of("files", files)));
 }
 
 // GPU count -------------------------------------------------------------------------------------

@@ -242,6 +242,7 @@ class Preparation {
       // Only these checks have readers; the others' files are for a person to judge.
       if (check == "infiniband") a.ib = probe::read_ib_evidence(*text);
       if (check == "firmware.versions") a.firmware = probe::read_firmware_evidence(*text);
+      if (check == "ecc") a.memory = probe::read_memory_health(*text);
       if (check == "contract.delivery") {
         // A file that is not dmidecode memory output would count as a server without DIMMs.
         auto dimms = probe::parse_dmidecode_memory(*text);
@@ -269,8 +270,9 @@ class Preparation {
 }  // namespace
 
 const std::vector<std::string>& attachable_checks() {
-  static const std::vector<std::string> checks = {"infiniband",  "firmware.versions", "soak",           "load",
-                                                  "performance", "versions",          "health.archive", "contract.delivery"};
+  static const std::vector<std::string> checks = {"infiniband",  "firmware.versions", "soak",
+                                                  "load",        "performance",       "versions",
+                                                  "health.archive", "ecc",            "contract.delivery"};
   return checks;
 }
 

@@ -319,6 +319,25 @@ void read_nvidia_smi(const std::vector<Line>& lines, FirmwareEvidence& ev) {
   add_form(ev.forms, "nvidia-smi -q");
 }
 
+// --- GPU memory health ---------------------------------------------------------------------------
+
+std::optional<uint64_t> count_value(std::string_view v) {
+  uint64_t n = 0;
+  auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
+  if (ec != std::errc() || p != v.data() + v.size()) return std::nullopt;  // "N/A", a cut line
+  return n;
+}
+
+std::optional<bool> yes_no(std::string_view v) {
+  if (v == "Yes") return true;
+  if (v == "No") return false;
+  return std::nullopt;
+}
+
+void add_to(std::optional<uint64_t>& total, std::optional<uint64_t> n) {
+  if (n) total = total.value_or(0) + *n;
+}
+
 // --- Memory devices ------------------------------------------------------------------------------
 
 // dmidecode's words for a field the firmware left empty.
@@ -419,6 +438,55 @@ Evidence read_with(std::string_view text,
 }
 
 }  // namespace
+
+std::vector<GpuMemoryHealth> read_memory_health(std::string_view text) {
+  const std::vector<Line> lines = lines_of(text);
+  std::vector<GpuMemoryHealth> out;
+  for (const auto& block : blocks(lines, [](std::string_view t) { return begins(t, "GPU 0000"); })) {
+    GpuMemoryHealth g;
+    g.bus_id = std::string(trim_chars(block.front().text.substr(4), " \t"));
+    bool seen = false;
+    // The heading the line is under ("ECC Errors", "Retired Pages", "Remapped Rows", any other) and,
+    // in "ECC Errors", its part ("Volatile", "Aggregate").
+    std::string_view section, part;
+    for (const Line& l : block) {
+      const std::string_view t = trim_chars(l.text, " \t");
+      if (t.empty()) continue;
+      auto kv = key_value(t);
+      if (!kv) {  // a heading: a section at the first level of indentation, a part below it
+        if (t == "Volatile" || t == "Aggregate") {
+          part = t;
+        } else if (!begins(t, "[")) {  // not the "[...]" an author leaves for what was cut
+          section = t;
+          part = {};
+        }
+        continue;
+      }
+      const auto [key, value] = *kv;
+      if (section == "ECC Errors" && !part.empty()) {
+        const bool vol = part == "Volatile";
+        const bool uncorrected = key == "DRAM Uncorrectable" || key == "SRAM Uncorrectable";
+        const bool corrected = key == "DRAM Correctable" || key == "SRAM Correctable";
+        if (uncorrected) add_to(vol ? g.volatile_uncorrected : g.aggregate_uncorrected, count_value(value));
+        if (corrected) add_to(vol ? g.volatile_corrected : g.aggregate_corrected, count_value(value));
+        seen = seen || uncorrected || corrected;
+      } else if (section == "Retired Pages") {
+        seen = true;
+        if (key == "Single Bit ECC") g.retired_sbe = count_value(value);
+        else if (key == "Double Bit ECC") g.retired_dbe = count_value(value);
+        else if (key == "Pending Page Blacklist" || key == "Pending") g.retire_pending = yes_no(value);
+      } else if (section == "Remapped Rows") {
+        seen = true;
+        if (key == "Correctable Error") g.rows_correctable = count_value(value);
+        else if (key == "Uncorrectable Error") g.rows_uncorrectable = count_value(value);
+        else if (key == "Pending") g.remap_pending = yes_no(value);
+        else if (key == "Remapping Failure Occurred") g.remap_failed = yes_no(value);
+      }
+    }
+    if (seen) out.push_back(std::move(g));
+  }
+  return out;
+}
 
 IbEvidence read_ib_evidence(std::string_view text) {
   return read_with<IbEvidence>(text, {read_ibstat, read_ibstatus, read_sminfo, read_ibdiagnet});

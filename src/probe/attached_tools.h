@@ -12,6 +12,7 @@
 // ("Active").
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -92,6 +93,21 @@ struct FirmwareEvidence {
   std::vector<GpuVbios> gpus;
 };
 FirmwareEvidence read_firmware_evidence(std::string_view text);
+
+// What `nvidia-smi -q` (or `-q -d ECC,PAGE_RETIREMENT,ROW_REMAPPER`) says of one GPU's memory
+// health: its "ECC Errors" (SRAM and DRAM counts added, volatile and aggregate apart), "Retired
+// Pages" and "Remapped Rows" sections. A value nvidia-smi prints as "N/A", or a section it does
+// not print, stays nullopt.
+struct GpuMemoryHealth {
+  std::string bus_id;  // "00000000:10:1C.0", from the block's "GPU ..." line
+  std::optional<uint64_t> volatile_uncorrected, aggregate_uncorrected, volatile_corrected, aggregate_corrected;
+  std::optional<uint64_t> retired_sbe, retired_dbe;  // "Single Bit ECC", "Double Bit ECC"
+  std::optional<bool> retire_pending;               // "Pending Page Blacklist" (older: "Pending")
+  std::optional<uint64_t> rows_correctable, rows_uncorrectable;
+  std::optional<bool> remap_pending, remap_failed;  // "Pending", "Remapping Failure Occurred"
+};
+// The GPU blocks of `nvidia-smi -q` output that hold any of those sections; none for other text.
+std::vector<GpuMemoryHealth> read_memory_health(std::string_view text);
 
 // `dmidecode -t memory` (or `-t 17`): the populated "Memory Device" records, in the order printed.
 // Size "64 GB" (GiB as the firmware counts them), "65536 MB" or "1 TB"; "No Module Installed"

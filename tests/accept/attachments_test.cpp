@@ -41,6 +41,7 @@ Attachment attach(const std::string& check, const std::string& name) {
   a.empty = text.find_first_not_of(" \t\r\n") == std::string::npos;
   if (check == "infiniband") a.ib = probe::read_ib_evidence(text);
   if (check == "firmware.versions") a.firmware = probe::read_firmware_evidence(text);
+  if (check == "ecc") a.memory = probe::read_memory_health(text);
   return a;
 }
 
@@ -306,6 +307,50 @@ TEST(AttachmentsTest, NcclBelowTheMatrixMinimumFails) {
   Finding current = judged(in, "versions");
   EXPECT_EQ(current.severity, Severity::kPass) << dump(current);
   EXPECT_TRUE(says(current, "accept.versions.ok")) << dump(current);
+}
+
+// --- ecc from an attached nvidia-smi -q (issue 26) ----------------------------------------------
+
+TEST(AttachmentsTest, RowRemappingInAnAttachedNvidiaSmiQIsJudgedWithoutNvml) {
+  // stas00/ml-engineering's A100-SXM4-80GB: DRAM Correctable 177 (volatile and aggregate),
+  // Remapped Rows Correctable 1, Pending Yes; Retired Pages N/A. Without NVML this was
+  // needs-evidence and the pending remap went unreported: now warn, naming both.
+  const auto health = probe::read_memory_health(text_of("nvidia-smi-q-a100-remap-pending.txt"));
+  ASSERT_EQ(health.size(), 1u);
+  EXPECT_EQ(health[0].bus_id, "00000000:10:1C.0");
+  EXPECT_EQ(health[0].volatile_corrected, 177u);   // SRAM 0 + DRAM 177
+  EXPECT_EQ(health[0].aggregate_uncorrected, 0u);
+  EXPECT_EQ(health[0].rows_correctable, 1u);
+  EXPECT_EQ(health[0].remap_pending, true);
+  EXPECT_EQ(health[0].remap_failed, false);
+  EXPECT_FALSE(health[0].retired_sbe.has_value());  // "N/A"
+  AcceptInputs in;
+  in.attachments = {attach("ecc", "nvidia-smi-q-a100-remap-pending.txt")};
+  Finding c = judged(in, "ecc");
+  EXPECT_EQ(c.severity, Severity::kWarn) << dump(c);
+  const std::string gpu = "nvidia-smi-q-a100-remap-pending.txt: GPU 00000000:10:1C.0";
+  EXPECT_TRUE(says(c, "accept.ecc.remap_pending", {{"gpu", gpu}})) << dump(c);
+  EXPECT_TRUE(says(c, "accept.ecc.corrected", {{"gpu", gpu}, {"count", "177"}})) << dump(c);
+  EXPECT_TRUE(says(c, "accept.ecc.from_attachment", {{"gpus", "1"}})) << dump(c);
+}
+
+TEST(AttachmentsTest, UncorrectableRemappedRowsPendingOnAnA10Warn) {
+  // gpud's A10 capture: Remapped Rows Uncorrectable Error 4, Pending Yes, no failure: the rows
+  // take effect at the next reset (warn), the ECC counters are 0.
+  const auto health = probe::read_memory_health(text_of("nvidia-smi-q-a10-remap-uncorrectable.txt"));
+  ASSERT_EQ(health.size(), 1u);
+  EXPECT_EQ(health[0].rows_uncorrectable, 4u);
+  EXPECT_EQ(health[0].volatile_uncorrected, 0u);
+  AcceptInputs in;
+  in.attachments = {attach("ecc", "nvidia-smi-q-a10-remap-uncorrectable.txt")};
+  Finding c = judged(in, "ecc");
+  EXPECT_EQ(c.severity, Severity::kWarn) << dump(c);
+  EXPECT_TRUE(says(c, "accept.ecc.remap_pending")) << dump(c);
+  // An nvidia-smi -q without those sections is no ECC evidence: still needs NVML.
+  in.attachments = {attach("ecc", "nvidia-smi-q-a100-2gpu.txt")};
+  Finding unread = judged(in, "ecc");
+  EXPECT_EQ(unread.severity, Severity::kNeedsEvidence) << dump(unread);
+  EXPECT_TRUE(says(unread, "accept.ecc.attachment_unread")) << dump(unread);
 }
 
 // --- the binary -----------------------------------------------------------------------------------

@@ -525,7 +525,7 @@ TEST(HostVerbsTest, AttachNeedsAKnownCheckAndAnExistingFile) {
       Phrase("cli.accept.attach_malformed")
           .fact("spec", "bogus=/etc/hostname")
           .fact("checks",
-                "infiniband, firmware.versions, soak, load, performance, versions, health.archive, contract.delivery");
+                "infiniband, firmware.versions, soak, load, performance, versions, health.archive, ecc, contract.delivery");
   EXPECT_EQ(unknown.err, error_line(Error{{}, 0, "--attach", malformed}));
   auto missing =
       run_gpuplan("accept --root " + host("hgx-a100-8gpu") + " --attach infiniband=/nonexistent.txt --lang en");

@@ -333,6 +333,10 @@ constexpr Words kWords[] = {
                                   "{log} 中有 {count} 个不可纠正的主机内存错误（EDAC UE 或 APEI GHES 内存错误）：请厂商更换内存条"},
   {"accept.ecc.host_corrected", "{count} corrected host memory error(s) (EDAC CE or APEI GHES) in {log}: a new server's DIMMs should report none; ask the vendor to check the DIMM",
                                 "{log} 中有 {count} 个已纠正的主机内存错误（EDAC CE 或 APEI GHES）：新服务器的内存条不应报错，请厂商检查该内存条"},
+  {"accept.ecc.from_attachment", "{gpus} GPU(s) judged from the attached nvidia-smi -q ({files}), NVML not read",
+                                 "未读取 NVML，依据附上的 nvidia-smi -q（{files}）判断了 {gpus} 块 GPU"},
+  {"accept.ecc.attachment_unread", "{file} is attached for ecc but holds no nvidia-smi -q GPU block with ECC Errors, Retired Pages or Remapped Rows",
+                                   "{file} 作为 ecc 附件，但其中没有带 ECC Errors、Retired Pages 或 Remapped Rows 的 nvidia-smi -q GPU 段"},
   {"accept.ecc.ok", "{gpus} GPU(s): no uncorrected ECC errors, no retired or pending pages, no failed remapping",
                     "{gpus} 块 GPU：没有不可纠正的 ECC 错误，没有退役或待退役的页，没有失败的重映射"},
 
