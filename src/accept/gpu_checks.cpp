@@ -148,12 +148,11 @@ void check_xid(const AcceptInputs& in, const Catalog& cat, Finding& c) {
   }
   // The driver lost a GPU without an Xid line (or before one): a GPU off the bus is not accepted.
   // One that has an Xid 79 in the same log is the same loss, already counted.
+  std::set<std::string> xid79_devices;
+  for (const auto& e : in.kernel_log->events)
+    if (e.kind == probe::KernelEventKind::kXid && e.code == 79) xid79_devices.insert(e.device);
   for (const auto& e : in.kernel_log->events) {
-    if (e.kind != probe::KernelEventKind::kGpuLost) continue;
-    const bool xid79 = std::any_of(in.kernel_log->events.begin(), in.kernel_log->events.end(), [&](const auto& x) {
-      return x.kind == probe::KernelEventKind::kXid && x.code == 79 && x.device == e.device;
-    });
-    if (xid79) continue;
+    if (e.kind != probe::KernelEventKind::kGpuLost || xid79_devices.count(e.device)) continue;
     escalate(c.severity, Severity::kFail);
     Tally& t = counts["GPU lost " + e.device];
     ++t.times;

@@ -318,7 +318,8 @@ Result<GpuTopology> parse_topo_matrix(std::string_view text) {
   const auto raw_lines = split_lines(text);
   std::vector<std::string> lines;
   for (std::string_view l : raw_lines) lines.push_back(strip_ansi(l));
-  for (int k = 0; k < pasted_preamble(text, "nvidia-smi").lines; ++k) lines[static_cast<size_t>(k)].clear();
+  const int preamble = pasted_preamble(text, "nvidia-smi").lines;
+  for (int k = 0; k < preamble; ++k) lines[static_cast<size_t>(k)].clear();
 
   // The header: the first non-blank line, a tab-separated row naming GPU0..GPUn.
   size_t i = 0;
