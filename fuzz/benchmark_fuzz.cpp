@@ -1,6 +1,6 @@
 // `accept --benchmark FILE`: a training benchmark's output (tf_cnn_benchmarks,
-// DeepLearningExamples, a vendor's own wording), for its images/s figure.
-#include "accept/buyer_files.h"
+// DeepLearningExamples, MLPerf logs, a vendor's own wording), for its images/s figure.
+#include "accept/benchmark_output.h"
 #include "fuzz_support.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

@@ -16,7 +16,8 @@
 // the performance clause's images/s per GPU (performance), and the driver and CUDA versions
 // (versions: a delivered driver older than the contract's fails, a newer one warns; the
 // contract's CUDA is judged as a declared --cuda when none is declared). The sample-log summaries (accept/log_summary.h) and the parsers for the
-// buyer's files (accept/buyer_files.h) that fill AcceptInputs come with this header.
+// buyer's files (accept/buyer_files.h, accept/benchmark_output.h) that fill AcceptInputs come
+// with this header.
 #pragma once
 
 #include <map>
@@ -26,6 +27,7 @@
 #include <vector>
 
 #include "accept/archive_trend.h"
+#include "accept/benchmark_output.h"
 #include "accept/buyer_files.h"
 #include "accept/log_summary.h"
 #include "catalog/catalog.h"
@@ -93,10 +95,14 @@ struct AcceptInputs {
   std::optional<probe::GpuTopology> topo;
   std::optional<BenchmarkFigure> benchmark;  // G10, as the output states it (scope, GPUs)
   std::string benchmark_source;              // file or command that gave it
-  // What the buyer states where the output does not (--benchmark-scope, --benchmark-gpus); a
-  // statement of the buyer's outranks the output's words.
+  // What the buyer states where the output does not (--benchmark-scope, --benchmark-gpus,
+  // --benchmark-model, --benchmark-mode, --benchmark-batch); a statement of the buyer's outranks
+  // the output's words.
   std::optional<BenchmarkScope> benchmark_scope;
   std::optional<int> benchmark_gpus;
+  std::optional<std::string> benchmark_model;  // normalise_model's form: "resnet50"
+  std::optional<BenchmarkMode> benchmark_mode;
+  std::optional<int> benchmark_batch;  // per GPU
   std::vector<FirmwareImage> firmware;                 // G11
   std::map<std::string, std::string> expected_sha256;  // file name → hash, from the checksum file
   std::string checksum_file;

@@ -30,12 +30,108 @@ Phrase stated_by(bool by_flag, const char* flag, int line) {
   return phrase("accept.performance.by_output").fact("line", std::to_string(line));
 }
 
+// What the clause asks the run to be: ResNet-50 training (the catalog's reference benchmark, and
+// the only one a contract may name), at the clause's batch per GPU when it states one. Without a
+// contract clause, the catalog's clause and its batch.
+struct ClauseRun {
+  std::string model = "resnet50";
+  BenchmarkMode mode = BenchmarkMode::kTraining;
+  std::optional<int> batch;
+};
+
+Phrase clause_words(const ClauseRun& run) {
+  return run.batch ? phrase("accept.performance.clause").fact("batch", std::to_string(*run.batch))
+                   : phrase("accept.performance.clause_any_batch");
+}
+
+Phrase mode_word(BenchmarkMode mode) {
+  return Phrase(mode == BenchmarkMode::kTraining ? "accept.performance.mode.training"
+                                                 : "accept.performance.mode.inference");
+}
+
+// What the run was, each fact as the buyer's flag or the output states it (the flag outranks the
+// output); a batch stated for the whole run is each GPU's once divided by the run's GPUs.
+struct RunFacts {
+  std::optional<Stated<std::string>> model;
+  std::optional<Stated<BenchmarkMode>> mode;
+  std::optional<Stated<int>> batch;  // per GPU
+  bool model_by_flag = false, mode_by_flag = false, batch_by_flag = false;
+};
+
+RunFacts run_facts(const AcceptInputs& in, const BenchmarkFigure& f, std::optional<int> gpus) {
+  RunFacts r;
+  r.model = in.benchmark_model ? Stated<std::string>{*in.benchmark_model, 0} : f.model;
+  r.mode = in.benchmark_mode ? Stated<BenchmarkMode>{*in.benchmark_mode, 0} : f.mode;
+  r.model_by_flag = in.benchmark_model.has_value();
+  r.mode_by_flag = in.benchmark_mode.has_value();
+  if (in.benchmark_batch) {
+    r.batch = Stated<int>{*in.benchmark_batch, 0};
+    r.batch_by_flag = true;
+  } else if (f.batch && !f.batch->global) {
+    r.batch = Stated<int>{f.batch->size, f.batch->line};
+  } else if (f.batch && gpus && f.batch->size % *gpus == 0) {
+    r.batch = Stated<int>{f.batch->size / *gpus, f.batch->line};
+  }
+  return r;
+}
+
+// Where the run's differences from the clause are, or what the run never says it was.
+struct RunAgainstClause {
+  std::vector<Phrase> differences;
+  std::vector<Phrase> unstated;
+  std::vector<Phrase> stated;
+};
+
+RunAgainstClause compare_run(const RunFacts& r, const ClauseRun& clause) {
+  RunAgainstClause out;
+  if (!r.model) {
+    out.unstated.push_back(Phrase("accept.performance.unstated.model"));
+  } else {
+    Phrase from = stated_by(r.model_by_flag, "--benchmark-model", r.model->line);
+    Phrase fact = phrase("accept.performance.fact.model").fact("model", r.model->value).fact("from", {from});
+    if (r.model->value != clause.model)
+      out.differences.push_back(phrase("accept.performance.diff.model")
+                                    .fact("model", r.model->value)
+                                    .fact("from", {from})
+                                    .fact("clause", clause.model));
+    out.stated.push_back(std::move(fact));
+  }
+  if (!r.mode) {
+    out.unstated.push_back(Phrase("accept.performance.unstated.mode"));
+  } else {
+    Phrase from = stated_by(r.mode_by_flag, "--benchmark-mode", r.mode->line);
+    if (r.mode->value != clause.mode)
+      out.differences.push_back(phrase("accept.performance.diff.mode")
+                                    .fact("mode", {mode_word(r.mode->value)})
+                                    .fact("from", {from})
+                                    .fact("clause", {mode_word(clause.mode)}));
+    out.stated.push_back(phrase("accept.performance.fact.mode").fact("mode", {mode_word(r.mode->value)}).fact("from", {from}));
+  }
+  if (clause.batch) {
+    if (!r.batch) {
+      out.unstated.push_back(Phrase("accept.performance.unstated.batch"));
+    } else {
+      Phrase from = stated_by(r.batch_by_flag, "--benchmark-batch", r.batch->line);
+      if (r.batch->value != *clause.batch)
+        out.differences.push_back(phrase("accept.performance.diff.batch")
+                                      .fact("batch", std::to_string(r.batch->value))
+                                      .fact("from", {from})
+                                      .fact("clause", std::to_string(*clause.batch)));
+      out.stated.push_back(
+          phrase("accept.performance.fact.batch").fact("batch", std::to_string(r.batch->value)).fact("from", {from}));
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 // The clause is per GPU. A figure the output (or the buyer) calls per GPU is judged as it is; a
 // figure for the whole run is divided by the GPUs the run used, as the output or the buyer
 // states them — never by the host's GPU count, which the run may not have used (tf_cnn_benchmarks
-// runs on one GPU unless told otherwise).
+// runs on one GPU unless told otherwise). The run must be the clause's: another model, mode or
+// batch neither meets nor misses it (needs evidence); a run that does not say what it was is
+// judged, but never passes or fails outright (warn), naming what would settle it.
 void check_performance(const AcceptInputs& in, const Catalog& cat, Finding& c) {
   if (!in.benchmark) return needs(c, phrase("accept.performance.no_figure"));
   const BenchmarkFigure& f = *in.benchmark;
@@ -43,22 +139,31 @@ void check_performance(const AcceptInputs& in, const Catalog& cat, Finding& c) {
                            .fact("file", in.benchmark_source.empty() ? "benchmark" : in.benchmark_source)
                            .fact("line", std::to_string(f.line))
                            .fact("text", f.text));
-  const std::optional<BenchmarkScope> scope = in.benchmark_scope ? in.benchmark_scope : f.scope;
-  if (!scope) return needs(c, phrase("accept.performance.no_scope").fact("images", figure(f.images_per_s)));
-  const Phrase scope_from = stated_by(in.benchmark_scope.has_value(), "--benchmark-scope", f.line);
   // The contract's clause, when it states one, is the buyer's threshold; else the catalog's.
-  const plan::PerformanceTerm* clause =
+  const plan::PerformanceTerm* contract_clause =
       in.contract && in.contract->terms.performance && in.contract->terms.performance->min_images_per_gpu > 0
           ? &*in.contract->terms.performance
           : nullptr;
+  ClauseRun clause;
+  clause.batch = contract_clause ? contract_clause->batch
+                                 : std::optional<int>(static_cast<int>(cat.threshold("accept.performance.batch_per_gpu")));
+  const std::optional<int> gpus = in.benchmark_gpus ? in.benchmark_gpus : f.gpus;
+  const RunAgainstClause run = compare_run(run_facts(in, f, gpus), clause);
+  if (!run.differences.empty())
+    return needs(c, phrase("accept.performance.other_run")
+                        .fact("images", figure(f.images_per_s))
+                        .fact("differences", run.differences)
+                        .fact("clause", {clause_words(clause)}));
+  const std::optional<BenchmarkScope> scope = in.benchmark_scope ? in.benchmark_scope : f.scope;
+  if (!scope) return needs(c, phrase("accept.performance.no_scope").fact("images", figure(f.images_per_s)));
+  const Phrase scope_from = stated_by(in.benchmark_scope.has_value(), "--benchmark-scope", f.line);
   const double min =
-      clause ? clause->min_images_per_gpu : cat.threshold("accept.performance.min_images_per_s_per_gpu");
+      contract_clause ? contract_clause->min_images_per_gpu : cat.threshold("accept.performance.min_images_per_s_per_gpu");
   double per_gpu = f.images_per_s;
   Phrase how = phrase("accept.performance.per_gpu_figure")
                    .fact("images", figure(f.images_per_s))
                    .fact("from", std::vector<Phrase>{scope_from});
   if (*scope == BenchmarkScope::kTotal) {
-    const std::optional<int> gpus = in.benchmark_gpus ? in.benchmark_gpus : f.gpus;
     if (!gpus)
       return needs(c, phrase("accept.performance.no_benchmark_gpus")
                           .fact("images", figure(f.images_per_s))
@@ -76,8 +181,15 @@ void check_performance(const AcceptInputs& in, const Catalog& cat, Finding& c) {
   c.note(phrase(per_gpu < min ? "accept.performance.below" : "accept.performance.ok")
              .fact("how", std::vector<Phrase>{how})
              .fact("per_gpu", figure(per_gpu))
-             .fact("min", num(min)));
-  if (clause) c.note(contract_term_note("accept.performance.contract_min", *in.contract, "performance").fact("min", num(min)));
+             .fact("min", num(min))
+             .fact("clause", {clause_words(clause)}));
+  if (!run.stated.empty()) c.note(phrase("accept.performance.run").fact("facts", run.stated));
+  if (!run.unstated.empty()) {
+    c.severity = Severity::kWarn;
+    c.note(phrase("accept.performance.run_unstated").fact("what", run.unstated).fact("clause", {clause_words(clause)}));
+  }
+  if (contract_clause)
+    c.note(contract_term_note("accept.performance.contract_min", *in.contract, "performance").fact("min", num(min)));
 }
 
 // Xid -------------------------------------------------------------------------------------------

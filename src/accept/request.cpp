@@ -153,6 +153,20 @@ class Preparation {
         return Error{{}, 0, "--benchmark-scope", not_one_of(request_.benchmark_scope, {"per-gpu", "total"})};
     }
     in.benchmark_gpus = request_.benchmark_gpus;
+    if (!request_.benchmark_model.empty()) {
+      const std::string model = normalise_model(request_.benchmark_model);
+      if (model.empty()) return Error{{}, 0, "--benchmark-model", Phrase("error.benchmark.model").fact("value", request_.benchmark_model)};
+      in.benchmark_model = model;
+    }
+    if (!request_.benchmark_mode.empty()) {
+      if (request_.benchmark_mode == "training")
+        in.benchmark_mode = BenchmarkMode::kTraining;
+      else if (request_.benchmark_mode == "inference")
+        in.benchmark_mode = BenchmarkMode::kInference;
+      else
+        return Error{{}, 0, "--benchmark-mode", not_one_of(request_.benchmark_mode, {"training", "inference"})};
+    }
+    in.benchmark_batch = request_.benchmark_batch;
     if (request_.benchmark.empty() && request_.benchmark_cmd.empty()) return {};
     std::optional<std::string> text;
     if (!request_.benchmark.empty()) {

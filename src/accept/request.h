@@ -32,6 +32,9 @@ struct AcceptRequest {
   std::string benchmark, benchmark_cmd;  // a benchmark's output, or the command to run now
   std::string benchmark_scope;           // "per-gpu" or "total", when the output does not say
   std::optional<int> benchmark_gpus;     // the GPUs the benchmark ran on, when the output does not say
+  std::string benchmark_model;           // the model it ran ("resnet50"), when the output does not say
+  std::string benchmark_mode;            // "training" or "inference", when the output does not say
+  std::optional<int> benchmark_batch;    // its batch per GPU, when the output does not say
   std::vector<std::string> firmware;
   std::string checksums;
   std::string cuda, nccl;           // versions the buyer states

@@ -63,6 +63,7 @@ const std::vector<std::string_view>& required_thresholds() {
       "accept.archive.max_interval_s",
       "accept.kernel_log.max_malformed_share",
       "accept.performance.min_images_per_s_per_gpu",
+      "accept.performance.batch_per_gpu",
       "accept.contract.disk_capacity_tolerance",
       "accept.ecc.max_corrected",
       "accept.pcie.min_gen",

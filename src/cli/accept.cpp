@@ -60,6 +60,9 @@ int run_accept(const Common& common, const AcceptArgs& a) {
   if (request.benchmark_gpus && (*request.benchmark_gpus < 1 || *request.benchmark_gpus > 4096))
     return bad_input(
         between("cli.value.between", "--benchmark-gpus", "1", "4096", std::to_string(*request.benchmark_gpus)));
+  if (request.benchmark_batch && (*request.benchmark_batch < 1 || *request.benchmark_batch > 65536))
+    return bad_input(
+        between("cli.value.between", "--benchmark-batch", "1", "65536", std::to_string(*request.benchmark_batch)));
   auto prepared = accept::prepare_acceptance(request, *host->input, host->view, ctx.catalog, note, progress_bar(false));
   if (!prepared) return bad_input(prepared.error());
   if (a.gpus) {
@@ -94,6 +97,9 @@ Run add_accept(CLI::App& cmd) {
   cmd.add_option("--benchmark-cmd", r.benchmark_cmd, ui("cli.help.accept.benchmark_cmd"))->type_name("CMD");
   cmd.add_option("--benchmark-scope", r.benchmark_scope, ui("cli.help.accept.benchmark_scope"))->type_name("SCOPE");
   cmd.add_option("--benchmark-gpus", r.benchmark_gpus, ui("cli.help.accept.benchmark_gpus"))->type_name("N");
+  cmd.add_option("--benchmark-model", r.benchmark_model, ui("cli.help.accept.benchmark_model"))->type_name("MODEL");
+  cmd.add_option("--benchmark-mode", r.benchmark_mode, ui("cli.help.accept.benchmark_mode"))->type_name("MODE");
+  cmd.add_option("--benchmark-batch", r.benchmark_batch, ui("cli.help.accept.benchmark_batch"))->type_name("N");
   cmd.add_option("--firmware", r.firmware, ui("cli.help.accept.firmware"))->type_name("FILE");
   cmd.add_option("--checksums", r.checksums, ui("cli.help.accept.checksums"))->type_name("FILE");
   cmd.add_option("--cuda", r.cuda, ui("cli.help.accept.cuda"));

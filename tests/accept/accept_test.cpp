@@ -882,11 +882,26 @@ TEST(AcceptTest, DifferentVbiosOnIdenticalGpusWarns) {
 
 // --- G10 performance ------------------------------------------------------------------------------
 
+// A figure whose output also says it ran the clause's benchmark: ResNet-50 training, batch 256
+// per GPU, on lines 1 and 2.
+BenchmarkFigure clause_run(double images, BenchmarkScope scope, int gpus, int line, std::string text) {
+  BenchmarkFigure f;
+  f.images_per_s = images;
+  f.scope = scope;
+  f.gpus = gpus;
+  f.line = line;
+  f.text = std::move(text);
+  f.model = Stated<std::string>{"resnet50", 1};
+  f.mode = Stated<BenchmarkMode>{BenchmarkMode::kTraining, 1};
+  f.batch = StatedBatch{256, false, 2};
+  return f;
+}
+
 TEST(AcceptTest, FourteenThousandFourHundredOnEightGpusFailsTheClause) {
   // 14,400 ÷ 8 = 1,800 images/s per GPU < 1,850; the output says both "total" and 8 GPUs.
   AcceptInputs in;
   in.nvml = nvml_gpus(8);
-  in.benchmark = BenchmarkFigure{14400, BenchmarkScope::kTotal, 8, 3, "total images/sec: 14400.00"};
+  in.benchmark = clause_run(14400, BenchmarkScope::kTotal, 8, 3, "total images/sec: 14400.00");
   Finding c = run(in, "performance");
   EXPECT_EQ(c.severity, Severity::kFail);
   EXPECT_TRUE(note(c, "accept.performance.below", {{"per_gpu", "1,800"}, {"min", "1,850"}})) << shown(c);
@@ -896,7 +911,7 @@ TEST(AcceptTest, FifteenThousandTwoHundredOnEightGpusPasses) {
   // 15,200 ÷ 8 = 1,900 ≥ 1,850.
   AcceptInputs in;
   in.nvml = nvml_gpus(8);
-  in.benchmark = BenchmarkFigure{15200, BenchmarkScope::kTotal, 8, 3, "total images/sec: 15200.00"};
+  in.benchmark = clause_run(15200, BenchmarkScope::kTotal, 8, 3, "total images/sec: 15200.00");
   Finding c = run(in, "performance");
   EXPECT_EQ(c.severity, Severity::kPass);
   EXPECT_TRUE(note(c, "accept.performance.ok", {{"per_gpu", "1,900"}})) << shown(c);
@@ -1519,7 +1534,7 @@ AcceptInputs failing_server() {
   in.nvml->driver_version = "470.199.02";
   in.nvml->gpus[1].now.retired_pages_dbe = 2;
   in.load = load_log(200, 24);
-  in.benchmark = BenchmarkFigure{2000, BenchmarkScope::kTotal, 2, 1, "total images/sec: 2000"};  // 1,000 per GPU
+  in.benchmark = clause_run(2000, BenchmarkScope::kTotal, 2, 3, "total images/sec: 2000");  // 1,000 per GPU
   in.firmware = {{"/tmp/fw/bmc.bin", std::string(64, 'b')}};
   in.expected_sha256 = {{"bmc.bin", std::string(64, 'a')}};
   in.checksum_file = "SHA256SUMS";

@@ -447,6 +447,10 @@ TEST(ContractDelivery, PerformanceTakesTheContractsClause) {
   in.benchmark->scope = BenchmarkScope::kPerGpu;
   in.benchmark->line = 3;
   in.benchmark->text = "total images/sec: 1900 per GPU";
+  // The output says it ran the clause's benchmark (the contract names no batch).
+  in.benchmark->model = Stated<std::string>{"resnet50", 1};
+  in.benchmark->mode = Stated<BenchmarkMode>{BenchmarkMode::kTraining, 1};
+  in.benchmark->batch = StatedBatch{256, false, 2};
   // 1,900 ≥ the catalog's 1,850 but < the contract's 2,000.
   auto perf = [&](const AcceptInputs& x) {
     for (const auto& c : run_acceptance(x, default_catalog()).checks)

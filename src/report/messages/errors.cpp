@@ -81,6 +81,7 @@ constexpr Words kWords[] = {
   {"skip.bad_value", "bad value", "数值无法识别"},
   {"skip.bad_prom_timestamp", "bad timestamp", "时间戳无法识别"},
   {"skip.no_prom_timestamp", "no timestamp on the line nor in the file name", "行内和文件名中都没有时间戳"},
+  {"error.benchmark.model", "'{value}' is not a model's name (resnet50, vgg16, bert, ...)", "“{value}” 不是模型名称（resnet50、vgg16、bert 等）"},
   {"error.checksums.malformed", "expected '<sha256>  <file name>' (64 hex digits, as sha256sum writes it)",
                                 "应为“<sha256>  <文件名>”（64 位十六进制，sha256sum 的输出格式）"},
   // Files
