@@ -122,14 +122,16 @@ class Preparation {
   Result<void> read_tools() {
     AcceptInputs& in = out_.inputs;
     for (const auto& path : request_.smartctl) {
-      auto smart = parse_tool(path, "--smartctl", "", probe::parse_smartctl_json);
+      auto smart = parse_tool(path, "--smartctl", "", probe::parse_smartctl);
       if (!smart) return smart.error();
+      // smartctl's terminal output names no device unless its command was pasted with it.
+      if ((*smart)->device.empty()) (*smart)->device = base_name(path);
       in.smart.emplace_back(path, **smart);
     }
     if (request_.smartctl.empty())
       for (const auto& [capture, text] : view_.tool_outputs)
         if (capture.rfind("smartctl", 0) == 0)
-          if (auto smart = parse_tool("", "", capture, probe::parse_smartctl_json); smart && *smart)
+          if (auto smart = parse_tool("", "", capture, probe::parse_smartctl); smart && *smart)
             in.smart.emplace_back("gpuplan/tools/" + capture, **smart);
     auto ibstat = parse_tool(request_.ibstat, "--ibstat", "ibstat.txt", probe::parse_ibstat, "ibstat");
     if (!ibstat) return ibstat.error();

@@ -1,8 +1,10 @@
 // The acceptance checks that judge a sample log (accept/log_summary.h): soak (G1: every GPU
 // under load for the whole time, cool enough, busy enough), load (G6: no GPU's memory growing
-// over the whole test; NVMe wear and media errors and PCIe replays within limits) and
+// over the whole test; NVMe wear, media errors, critical warnings and PCIe replays within limits) and
 // health.archive (G12: samples dense enough, no ECC count rising, every metric kept). Each names
 // the log's span and skipped lines in its evidence and warns when too many lines were skipped.
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <vector>
 
@@ -112,6 +114,27 @@ void judge_nvme_wear(const AcceptInputs& in, double max_wear, Finding& c) {
       worn = true;
       c.note(
           phrase("accept.load.media_errors").fact("device", s.device).fact("count", std::to_string(*s.media_errors)));
+    }
+    if (s.critical_warning && *s.critical_warning != 0) {
+      // NVMe's Critical Warning bits (NVM Express Base, SMART / Health log byte 0). A drive that is
+      // only too warm (0x02) may be cooled; the others are the drive's own word that it is failing.
+      static const std::pair<uint64_t, const char*> kBits[] = {
+          {0x01, "accept.load.cw.spare"},     {0x02, "accept.load.cw.temperature"}, {0x04, "accept.load.cw.reliability"},
+          {0x08, "accept.load.cw.read_only"}, {0x10, "accept.load.cw.backup"},      {0x20, "accept.load.cw.pmr"}};
+      std::vector<Phrase> bits;
+      for (const auto& [bit, key] : kBits)
+        if (*s.critical_warning & bit) bits.push_back(Phrase(key));
+      escalate(c.severity, *s.critical_warning == 0x02 ? Severity::kWarn : Severity::kFail);
+      worn = true;
+      c.note(phrase("accept.load.critical_warning")
+                 .fact("device", s.device)
+                 .fact("value", fmt::format("0x{:02x}", *s.critical_warning))
+                 .fact("bits", bits));
+    }
+    if (s.smart_passed && !*s.smart_passed) {
+      escalate(c.severity, Severity::kFail);
+      worn = true;
+      c.note(phrase("accept.load.smart_failed").fact("device", s.device));
     }
   }
   if (!in.smart.empty()) {

@@ -1,4 +1,5 @@
-// Parsers for the optional tools acceptance uses when they are installed: `smartctl --json`,
+// Parsers for the optional tools acceptance uses when they are installed: `smartctl --json` (or
+// its terminal output),
 // `ibstat`, `nvidia-smi topo -m` and `nvidia-smi nvlink --status`. Each takes the captured
 // output as text (tests use captured fixtures; a live run captures it first) and returns what
 // was found, or an Error naming the line (JSON: the field) and what was expected. Error.file is
@@ -27,6 +28,14 @@ struct SmartNvme {
   std::optional<bool> smart_passed;       // smart_status.passed
 };
 Result<SmartNvme> parse_smartctl_json(std::string_view text);
+// `smartctl -a /dev/nvmeN` (or -A, -x) as it prints to a terminal: the NVMe health log's lines
+// ("Percentage Used:  2%", "Critical Warning:  0x04", counts grouped by ',' or a locale's spaces),
+// the overall-health line and the information section; the device from a pasted
+// `smartctl -a /dev/nvme0` command line. An output without the NVMe health log (an ATA drive's
+// attribute table, a device smartctl could not open) is an Error, as is a value that is not one.
+Result<SmartNvme> parse_smartctl_text(std::string_view text);
+// Either form: JSON when the text is a JSON object, the terminal form otherwise.
+Result<SmartNvme> parse_smartctl(std::string_view text);
 
 struct IbstatPort {
   std::string ca;           // "mlx5_0"

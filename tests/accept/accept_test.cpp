@@ -760,6 +760,31 @@ TEST(AcceptTest, WornOrErroringNvmeFailsTheLoadTest) {
   EXPECT_FALSE(note(c, "accept.load.nvme_wear", {{"device", "/dev/nvme1"}})) << shown(c);
 }
 
+TEST(AcceptTest, AnNvmeCriticalWarningFailsTheLoadTestButHeatAloneWarns) {
+  // smartmontools issue 537's drive: Critical Warning 0x04 (reliability degraded), as parsed.
+  AcceptInputs in;
+  add_wear_and_replay_evidence(in);
+  in.load = load_log(0, 24);
+  in.smart[0].second.critical_warning = 0x04;
+  Finding c = run(in, "load");
+  EXPECT_EQ(c.severity, Severity::kFail) << shown(c);
+  const Phrase* warned = note(c, "accept.load.critical_warning", {{"device", "/dev/nvme0"}, {"value", "0x04"}});
+  ASSERT_TRUE(warned) << shown(c);
+  EXPECT_EQ(report::say(*warned, report::Lang::kEn), "/dev/nvme0 reports NVMe Critical Warning 0x04: reliability degraded");
+  EXPECT_FALSE(note(c, "accept.load.nvme_ok")) << shown(c);
+  // 0x02 alone: the drive is too warm, which cooling may settle.
+  in.smart[0].second.critical_warning = 0x02;
+  EXPECT_EQ(run(in, "load").severity, Severity::kWarn);
+  // 0x03: spare below threshold as well: fail.
+  in.smart[0].second.critical_warning = 0x03;
+  EXPECT_EQ(run(in, "load").severity, Severity::kFail);
+  in.smart[0].second.critical_warning = 0;
+  in.smart[0].second.smart_passed = false;
+  Finding failed = run(in, "load");
+  EXPECT_EQ(failed.severity, Severity::kFail);
+  EXPECT_TRUE(note(failed, "accept.load.smart_failed", {{"device", "/dev/nvme0"}})) << shown(failed);
+}
+
 TEST(AcceptTest, NoLoadLogNeedsEvidence) {
   EXPECT_EQ(run({}, "load").severity, Severity::kNeedsEvidence);
 }

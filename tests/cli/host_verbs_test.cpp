@@ -435,6 +435,27 @@ TEST(HostVerbsTest, TwoInputsWithTheSameNameBothReachTheEvidence) {
   EXPECT_EQ(sha256_file(evidence + "/inputs/smart-2.json").value(), sha256_file(b + "/smart.json").value());
 }
 
+TEST(HostVerbsTest, SmartctlTerminalOutputIsReadAndNamedByItsFile) {
+  // smartmontools issue 537's paste (smartctl -a, no command above it): 100% used and Critical
+  // Warning 0x04 fail the load test; the drive is named by its file, since the output names none.
+  const std::string dir = temp_dir();
+  fs::copy_file(source_path("tests/fixtures/tools/smartctl-nvme-critical-warning.txt"), dir + "/nvme0.txt");
+  const std::string load = write_file(dir, "load.csv", smi_log(24, 99, 72, 10));
+  auto r = run_gpuplan("accept --root " + host("hgx-a100-8gpu") + " --load " + load + " --smartctl " + dir +
+                       "/nvme0.txt --format json --lang en");
+  const json j = json::parse(r.out);
+  const std::string detail = check(j, "load").at("detail");
+  EXPECT_TRUE(contains(detail, "nvme0.txt wear 100% (Percentage Used), above 5%")) << detail;
+  EXPECT_TRUE(contains(detail, "nvme0.txt reports NVMe Critical Warning 0x04: reliability degraded")) << detail;
+  // An ATA drive's attribute table is refused, naming the file.
+  const std::string ata = write_file(dir, "sda.txt",
+                                     "=== START OF READ SMART DATA SECTION ===\n"
+                                     "SMART overall-health self-assessment test result: PASSED\n");
+  auto refused = run_gpuplan("accept --root " + host("hgx-a100-8gpu") + " --smartctl " + ata + " --lang en");
+  EXPECT_EQ(refused.exit_code, 2);
+  EXPECT_EQ(refused.err, error_line(Error{ata, 0, "", Phrase("error.smart.text_no_health_log")}));
+}
+
 TEST(HostVerbsTest, AToolCaptureThatDoesNotParseIsLeftOutNotAnError) {
   // nvidia-smi on a server whose driver is broken prints its complaint where the matrix should be.
   const std::string root = temp_dir();

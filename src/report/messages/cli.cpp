@@ -173,7 +173,7 @@ constexpr Words kWords[] = {
   {"cli.help.accept.load", "S1 §5 #6: the real-load log (memory growth)", "S1 §5 #6：真实负载日志（看显存增长）"},
   {"cli.help.accept.archive", "S1 §5 #12: the health archive (gpuplan watch's ARCHIVE.db with its hourly ECC trend, nvidia-smi dmon -s pmue -d 5, or a CSV log with the ECC columns)",
                               "S1 §5 #12：健康档案（gpuplan watch 的 ARCHIVE.db，含每小时 ECC 趋势；nvidia-smi dmon -s pmue -d 5 的输出；或带 ECC 列的 CSV 日志）"},
-  {"cli.help.accept.smartctl", "S1 §5 #6: smartctl --json -a output per NVMe (repeatable)", "S1 §5 #6：每块 NVMe 的 smartctl --json -a 输出（可重复）"},
+  {"cli.help.accept.smartctl", "S1 §5 #6: smartctl --json -a (or smartctl -a) output per NVMe (repeatable)", "S1 §5 #6：每块 NVMe 的 smartctl --json -a（或 smartctl -a）输出（可重复）"},
   {"cli.help.accept.ibstat", "S1 §5 #4: ibstat output", "S1 §5 #4：ibstat 的输出"},
   {"cli.help.accept.topo", "nvidia-smi topo -m output", "nvidia-smi topo -m 的输出"},
   {"cli.help.accept.benchmark", "S1 §5 #10: a ResNet-50 benchmark's output with its images/s", "S1 §5 #10：含 images/s 数值的 ResNet-50 基准测试输出"},
