@@ -35,6 +35,7 @@
 #include "nvml/nvml.h"
 #include "plan/audit.h"
 #include "probe/attached_tools.h"
+#include "probe/lspci.h"
 #include "probe/host.h"
 #include "probe/kernel_log.h"
 #include "probe/tools.h"
@@ -62,9 +63,10 @@ struct FirmwareImage {
   std::string sha256;  // lowercase hex, computed by the caller
 };
 
-// One --attach CHECK=FILE. Files for infiniband, firmware.versions, ecc (`nvidia-smi -q`) and
-// contract.delivery (`dmidecode -t memory`) are read (probe/attached_tools.h); the other checks' attachments are
-// kept for a person to judge, and their checks say so.
+// One --attach CHECK=FILE. Files for pcie.topology and pcie.aer (`lspci -vvv`), infiniband,
+// firmware.versions, ecc (`nvidia-smi -q`) and contract.delivery (`dmidecode -t memory`) are read
+// (probe/attached_tools.h, probe/lspci.h); the other checks' attachments are kept for a person to
+// judge, and their checks say so.
 struct Attachment {
   std::string check;                                // "infiniband"
   std::string file;                                 // as given
@@ -76,6 +78,9 @@ struct Attachment {
   // contract.delivery: the populated DIMMs of `dmidecode -t memory`; a file that is not such
   // output is rejected when the request is prepared, so this is set for every such attachment.
   std::optional<std::vector<probe::Dimm>> dimms;
+  // pcie.topology, pcie.aer: the devices of `lspci -vvv`; a file that is not such output is
+  // rejected when the request is prepared.
+  std::optional<std::vector<probe::LspciDevice>> lspci;
 };
 
 struct AcceptInputs {

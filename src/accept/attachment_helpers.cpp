@@ -36,7 +36,7 @@ bool attachment_usable(const Attachment& a, const std::vector<std::string>& read
 
 void note_unread_attachments(const AcceptInputs& in, Finding& c) {
   for (const Attachment* a : attachments_for(in, c.id)) {
-    if (a->ib || a->firmware || a->dimms || a->check == "ecc") continue;  // read by its check
+    if (a->ib || a->firmware || a->dimms || a->lspci || a->check == "ecc") continue;  // read by its check
     c.evidence.push_back(phrase("accept.ev.attached").fact("file", attachment_label(*a)));
     c.note(phrase(a->empty ? "accept.attach.empty" : "accept.attach.for_a_person").fact("file", a->file));
   }

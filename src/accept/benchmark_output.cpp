@@ -102,9 +102,8 @@ std::optional<Stated<std::string>> stated_model(const std::string& line, int lin
   static const std::regex dle_arch(R"(\barch\s*:\s*([A-Za-z][\w.-]*))");
   static const std::regex command(R"(--(?:model|arch|network)[=\s]+([A-Za-z][\w.-]*))");
   static const std::regex layers(R"(--num[-_]layers[=\s]+([0-9]{1,4})\b)");
-  static const std::regex free_text(std::string(R"((?:^|[^A-Za-z0-9])((?:)") + kFamilies +
-                                        R"()[\s_-]?[0-9]*)(?![A-Za-z]))",
-                                    std::regex::icase);
+  static const std::regex free_text(
+      std::string(R"((?:^|[^A-Za-z0-9])((?:)") + kFamilies + R"()[\s_-]?[0-9]*)(?![A-Za-z]))", std::regex::icase);
   std::smatch m;
   std::string name;
   if (std::regex_search(line, m, tf_cnn) || std::regex_search(line, m, dle_arch)) {
@@ -129,7 +128,8 @@ std::optional<Stated<BenchmarkMode>> stated_mode(const std::string& line, int li
   // ("train.total_ips", "val.total_ips"); MXNet's per-epoch "Epoch[1] … Speed:"; and words.
   static const std::regex tf_cnn(R"(^\s*Mode:\s+(\S+))");
   static const std::regex scenario(R"(^\s*Scenario\s*:\s*(?:Offline|Server|SingleStream|MultiStream)\b)");
-  static const std::regex dle_train(R"(\btraining_only\s*:\s*True\b|\btrain\.(?:total|compute)_ips\b|\bEpoch\[[0-9]+\])");
+  static const std::regex dle_train(
+      R"(\btraining_only\s*:\s*True\b|\btrain\.(?:total|compute)_ips\b|\bEpoch\[[0-9]+\])");
   static const std::regex dle_eval(R"(\bevaluate\s*:\s*True\b|\bval\.(?:total|compute)_ips\b)");
   static const std::regex train_words(R"(\btrain(?:ing)?\b)", std::regex::icase);
   static const std::regex inference_words(R"(\b(?:inference|forward[\s-]only)\b)", std::regex::icase);
@@ -241,7 +241,8 @@ std::optional<double> read_mllog(std::string_view json_text, int line_no, RunSoF
       run.batch = StatedBatch{static_cast<int>(*n), true, line_no};
   // MLPerf Training's "resnet" benchmark is ResNet-50 v1.5.
   if (key == "submission_benchmark" && value.is_string()) {
-    const std::string name = value.get<std::string>() == "resnet" ? "resnet50" : normalise_model(value.get<std::string>());
+    const std::string name =
+        value.get<std::string>() == "resnet" ? "resnet50" : normalise_model(value.get<std::string>());
     if (!name.empty()) run.model = Stated<std::string>{name, line_no};
   }
   if (key == "epoch_start" || key == "epoch_stop" || key == "global_batch_size" || key == "train_samples")

@@ -11,6 +11,7 @@
 #include <map>
 #include <set>
 
+#include "accept/attachment_helpers.h"
 #include "accept/check_helpers.h"
 #include "accept/checks.h"
 #include "catalog/gpu_ids.h"
@@ -233,8 +234,91 @@ void judge_shared_uplinks(const AcceptInputs& in, const Catalog& cat, Finding& c
 
 }  // namespace
 
+namespace {
+
+// An attached `lspci -vvv`: each NVIDIA GPU's LnkSta against its LnkCap (a block cut above its
+// header is judged too, as a device lspci did not name). Fewer lanes than the card has fail a
+// GPU; a lower speed alone warns, since an idle GPU trains its speed down (a capture under load
+// settles it); an unnamed device never fails. Returns whether any GPU link was read.
+bool judge_lspci_links(const AcceptInputs& in, Finding& c) {
+  bool read = false;
+  for (const Attachment* a : attachments_for(in, "pcie.topology")) {
+    if (!a->lspci) continue;
+    c.evidence.push_back(
+        phrase("accept.ev.attached_read").fact("file", attachment_label(*a)).fact(list_of("forms", {"lspci -vvv"})));
+    for (const probe::LspciDevice& d : *a->lspci) {
+      const bool named_gpu = d.nvidia_gpu();
+      if ((!named_gpu && !d.address.empty()) || d.status_line == 0) continue;
+      read = true;
+      const std::string device = d.address.empty() ? "?" : d.address;
+      c.evidence.push_back(phrase("accept.ev.lspci_link")
+                               .fact("file", a->file)
+                               .fact("line", std::to_string(d.status_line))
+                               .fact("device", device)
+                               .fact("status", d.status.str())
+                               .fact("capability", d.capability.str()));
+      // The figures where both links are shown, else lspci's own "(downgraded)".
+      const LinkFigures sta = figures(d.status), cap = figures(d.capability);
+      const bool both = sta.known && cap.known;
+      const bool narrow = both ? sta.width < cap.width : d.width_downgraded;
+      const bool slow = both ? sta.gen < cap.gen : d.speed_downgraded;
+      const char* key = narrow ? "accept.pcie.lspci_narrow" : slow ? "accept.pcie.lspci_slow" : "";
+      if (!*key) continue;
+      escalate(c.severity, narrow && named_gpu ? Severity::kFail : Severity::kWarn);
+      c.note(phrase(key)
+                 .fact("file", a->file)
+                 .fact("line", std::to_string(d.status_line))
+                 .fact("device", named_gpu ? device : "?")
+                 .fact("status", d.status.str())
+                 .fact("capability", d.capability.str()));
+      if (!named_gpu) c.note(phrase("accept.pcie.lspci_unnamed").fact("file", a->file));
+    }
+  }
+  return read;
+}
+
+// "RxErr BadTLP", or "-" for none.
+std::string bit_list(const std::vector<std::string>& bits) {
+  return bits.empty() ? "-" : fmt::format("{}", fmt::join(bits, " "));
+}
+
+// An attached `lspci -vvv`'s AER status registers: bits set since the device was last reset.
+// An uncorrectable bit on a GPU fails (UnsupReq alone warns: probing software sets it); on another
+// device, or a correctable bit anywhere, warns. Returns whether an AER register was read.
+bool judge_lspci_aer(const AcceptInputs& in, Finding& c, size_t& uncorrected, size_t& corrected,
+                     std::vector<Phrase>& ev) {
+  bool read = false;
+  for (const Attachment* a : attachments_for(in, "pcie.aer")) {
+    if (!a->lspci) continue;
+    read = true;
+    for (const probe::LspciDevice& d : *a->lspci) {
+      if (d.uncorrectable.empty() && d.correctable.empty()) continue;
+      const bool only_unsupported = d.uncorrectable.size() == 1 && d.uncorrectable[0] == "UnsupReq";
+      const bool bad = !d.uncorrectable.empty() && d.nvidia_gpu() && !only_unsupported;
+      ev.push_back(phrase("accept.ev.lspci_aer")
+                       .fact("file", a->file)
+                       .fact("line", std::to_string(d.aer_line))
+                       .fact("device", d.address.empty() ? "?" : d.address)
+                       .fact("uncorrectable", bit_list(d.uncorrectable))
+                       .fact("correctable", bit_list(d.correctable)));
+      escalate(c.severity, bad ? Severity::kFail : Severity::kWarn);
+      ++(d.uncorrectable.empty() ? corrected : uncorrected);
+    }
+  }
+  return read;
+}
+
+}  // namespace
+
 void check_pcie_topology(const AcceptInputs& in, const Catalog& cat, Finding& c) {
-  if (!in.facts) return needs(c, phrase("accept.needs.host_facts").fact("why", {in.facts_error}));
+  if (!in.facts) {
+    // Without the host's sysfs the path to the root port is not known: lspci's links are judged,
+    // and only a fault they show decides the check.
+    judge_lspci_links(in, c);
+    if (c.severity != Severity::kFail) c.severity = Severity::kNeedsEvidence;
+    c.note(phrase("accept.needs.host_facts").fact("why", {in.facts_error}));
+    return;
+  }
   const probe::PciTopology& pci = in.facts->pci;
   const int min_gen = static_cast<int>(cat.threshold("accept.pcie.min_gen"));
   const int min_width = static_cast<int>(cat.threshold("accept.pcie.min_width"));
@@ -301,6 +385,7 @@ void check_pcie_topology(const AcceptInputs& in, const Catalog& cat, Finding& c)
     }
   }
   judge_shared_uplinks(in, cat, c, problems, designed);
+  judge_lspci_links(in, c);
   if (problems.empty())
     problems.push_back(phrase("accept.pcie.ok")
                            .fact("gpus", std::to_string(gpus.size()))
@@ -362,18 +447,23 @@ void check_pcie_aer(const AcceptInputs& in, const Catalog& cat, Finding& c) {
       ++(bad ? uncorrected : corrected);
     }
   }
-  if (!sysfs && !in.kernel_log) return needs(c, phrase("accept.needs.aer_input"));
+  const bool lspci = judge_lspci_aer(in, c, uncorrected, corrected, ev);
+  if (!sysfs && !in.kernel_log && !lspci) return needs(c, phrase("accept.needs.aer_input"));
   add_capped(c.evidence, ev);
-  Phrase sources = sysfs && in.kernel_log ? phrase("accept.aer.from_both").fact("log", log_name(in))
-                   : sysfs                ? phrase("accept.aer.from_sysfs")
-                                          : phrase("accept.aer.from_log").fact("log", log_name(in));
+  std::vector<Phrase> sources;
+  if (sysfs || in.kernel_log)
+    sources.push_back(sysfs && in.kernel_log ? phrase("accept.aer.from_both").fact("log", log_name(in))
+                      : sysfs                ? phrase("accept.aer.from_sysfs")
+                                             : phrase("accept.aer.from_log").fact("log", log_name(in)));
+  for (const Attachment* a : attachments_for(in, "pcie.aer"))
+    if (a->lspci) sources.push_back(phrase("accept.aer.from_lspci").fact("file", a->file));
   std::vector<Phrase> counts;
   if (uncorrected) counts.push_back(phrase("accept.aer.uncorrected").fact("count", std::to_string(uncorrected)));
   if (corrected) counts.push_back(phrase("accept.aer.corrected").fact("count", std::to_string(corrected)));
   if (counts.empty())
-    c.note(phrase("accept.aer.none").fact("sources", {sources}).fact("events", std::to_string(events)));
+    c.note(phrase("accept.aer.none").fact("sources", sources).fact("events", std::to_string(events)));
   else
-    c.note(phrase("accept.aer.found").fact("counts", counts).fact("sources", {sources}));
+    c.note(phrase("accept.aer.found").fact("counts", counts).fact("sources", sources));
   judge_kernel_log(in, cat, c);
 }
 

@@ -157,7 +157,8 @@ class Preparation {
     in.benchmark_gpus = request_.benchmark_gpus;
     if (!request_.benchmark_model.empty()) {
       const std::string model = normalise_model(request_.benchmark_model);
-      if (model.empty()) return Error{{}, 0, "--benchmark-model", Phrase("error.benchmark.model").fact("value", request_.benchmark_model)};
+      if (model.empty())
+        return Error{{}, 0, "--benchmark-model", Phrase("error.benchmark.model").fact("value", request_.benchmark_model)};
       in.benchmark_model = model;
     }
     if (!request_.benchmark_mode.empty()) {
@@ -268,6 +269,15 @@ class Preparation {
         }
         a.dimms = std::move(*dimms);
       }
+      if (check == "pcie.topology" || check == "pcie.aer") {
+        // lspci -vvv: a file without a single LnkSta line would read as a bus without a fault.
+        auto devices = probe::parse_lspci_vvv(*text);
+        if (!devices) {
+          const Error& e = devices.error();
+          return Error{file, e.line, e.field.empty() ? "--attach" : e.field, e.message};
+        }
+        a.lspci = std::move(*devices);
+      }
       out_.inputs.attachments.push_back(std::move(a));
       keep("inputs/attached-" + check + "-" + base_name(file), file);
     }
@@ -286,9 +296,10 @@ class Preparation {
 }  // namespace
 
 const std::vector<std::string>& attachable_checks() {
-  static const std::vector<std::string> checks = {"infiniband",  "firmware.versions", "soak",
-                                                  "load",        "performance",       "versions",
-                                                  "health.archive", "ecc",            "contract.delivery"};
+  static const std::vector<std::string> checks = {"pcie.topology",  "pcie.aer",    "infiniband",
+                                                  "firmware.versions", "soak",     "load",
+                                                  "performance",    "versions",    "health.archive",
+                                                  "ecc",            "contract.delivery"};
   return checks;
 }
 

@@ -46,9 +46,7 @@ Result<SmartNvme> parse_smartctl_text(std::string_view text) {
   bool health_log = false;
   int line_no = 0;
   size_t at = 0;
-  auto bad = [&](const char* field, const char* expected) {
-    return Error{"", line_no, field, Phrase(expected)};
-  };
+  auto bad = [&](const char* field, const char* expected) { return Error{"", line_no, field, Phrase(expected)}; };
   while (at < text.size()) {
     size_t end = text.find('\n', at);
     if (end == std::string_view::npos) end = text.size();
@@ -80,7 +78,8 @@ Result<SmartNvme> parse_smartctl_text(std::string_view text) {
     } else if (health_log && label == "Critical Warning") {
       if (!(s.critical_warning = hex_value(value))) return bad("Critical Warning", "error.smart.text_hex");
     } else if (health_log && label == "Percentage Used") {
-      auto used = value.empty() || value.back() != '%' ? std::nullopt : grouped_count(value.substr(0, value.size() - 1));
+      auto used =
+          value.empty() || value.back() != '%' ? std::nullopt : grouped_count(value.substr(0, value.size() - 1));
       if (!used) return bad("Percentage Used", "error.smart.text_percent");
       // NVMe lets the estimate pass 100 (up to 255) once the rated endurance is used up.
       if (*used > 255)
@@ -88,7 +87,8 @@ Result<SmartNvme> parse_smartctl_text(std::string_view text) {
                      Phrase("error.smart.percentage_range").fact("got", std::to_string(*used))};
       s.percentage_used = static_cast<int>(*used);
     } else if (health_log && label == "Media and Data Integrity Errors") {
-      if (!(s.media_errors = grouped_count(value))) return bad("Media and Data Integrity Errors", "error.smart.text_count");
+      if (!(s.media_errors = grouped_count(value)))
+        return bad("Media and Data Integrity Errors", "error.smart.text_count");
     }
   }
   if (!health_log) return Error{"", 0, "", Phrase("error.smart.text_no_health_log")};

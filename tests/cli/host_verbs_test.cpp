@@ -265,8 +265,8 @@ TEST(HostVerbsTest, SnapshotWithNvmlThenEveryCheckPassesWithItsEvidence) {
   // the FIPS 180-2 test vector.
   const std::string soak = write_file(dir, "soak.csv", smi_log(72, 98, 70, 0));
   const std::string load = write_file(dir, "load.csv", smi_log(24, 99, 72, 10));
-  const std::string bench = write_file(dir, "resnet50.txt",
-                                       "ResNet-50 training, batch 256 per GPU\nStep\tImg/sec\n...\ntotal images/sec: 15200.00\n");
+  const std::string bench = write_file(
+      dir, "resnet50.txt", "ResNet-50 training, batch 256 per GPU\nStep\tImg/sec\n...\ntotal images/sec: 15200.00\n");
   const std::string vbios = write_file(dir, "vbios.rom", "abc");
   const std::string sums =
       write_file(dir, "SHA256SUMS", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad  vbios.rom\n");
@@ -548,7 +548,8 @@ TEST(HostVerbsTest, AttachNeedsAKnownCheckAndAnExistingFile) {
       Phrase("cli.accept.attach_malformed")
           .fact("spec", "bogus=/etc/hostname")
           .fact("checks",
-                "infiniband, firmware.versions, soak, load, performance, versions, health.archive, ecc, contract.delivery");
+                "pcie.topology, pcie.aer, infiniband, firmware.versions, soak, load, performance, versions, "
+                "health.archive, ecc, contract.delivery");
   EXPECT_EQ(unknown.err, error_line(Error{{}, 0, "--attach", malformed}));
   auto missing =
       run_gpuplan("accept --root " + host("hgx-a100-8gpu") + " --attach infiniband=/nonexistent.txt --lang en");

@@ -40,8 +40,8 @@ TEST(SmartctlTextTest, ThePastedCommandNamesTheDeviceAndLocaleSpacesGroupCounts)
   EXPECT_EQ(s->critical_warning, 0u);
   EXPECT_FALSE(s->smart_passed.has_value());  // -A prints no overall-health line
   // A count grouped by spaces is one number, not its first group.
-  auto grouped = parse_smartctl_text(
-      "SMART/Health Information (NVMe Log 0x02)\nMedia and Data Integrity Errors:    6 251 884\n");
+  auto grouped =
+      parse_smartctl_text("SMART/Health Information (NVMe Log 0x02)\nMedia and Data Integrity Errors:    6 251 884\n");
   ASSERT_TRUE(grouped);
   EXPECT_EQ(grouped->media_errors, 6251884u);
 }
