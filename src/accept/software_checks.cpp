@@ -174,7 +174,13 @@ void check_firmware_versions(const AcceptInputs& in, const Catalog&, Finding& c)
   if (!outside_gpus) {
     escalate(c.severity, Severity::kNeedsEvidence);
     c.note(phrase("accept.firmware.needs_attachment"));
+    return;
   }
+  // Action 9 also asks for the ME firmware version and the vendor's documented update path,
+  // which no output gpuplan reads shows: what was read is recorded, and a person confirms the rest.
+  // (escalate ranks warn above needs-evidence; a check still missing NVML stays needs-evidence.)
+  if (c.severity == Severity::kPass) c.severity = Severity::kWarn;
+  c.note(phrase("accept.firmware.me_and_update_path"));
 }
 
 // G11 -------------------------------------------------------------------------------------------

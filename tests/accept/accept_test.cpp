@@ -885,8 +885,12 @@ TEST(AcceptTest, FirmwareVersionsNeedBmcEvidenceThenPass) {
   EXPECT_TRUE(note(c, "accept.firmware.needs_attachment")) << shown(c);
   EXPECT_TRUE(evidence_with(c, "accept.ev.vbios", {{"gpu", "GPU 0 (00000000:01:00.0)"}, {"vbios", "92.00.45.00.05"}}))
       << shown(c);
+  // With the BMC's version read, what no input shows (the ME version, the update path) is left
+  // for a person: it warns, naming both, and never passes.
   in.attachments = {bmc_attachment()};
-  EXPECT_EQ(run(in, "firmware.versions").severity, Severity::kPass);
+  Finding read = run(in, "firmware.versions");
+  EXPECT_EQ(read.severity, Severity::kWarn);
+  EXPECT_TRUE(note(read, "accept.firmware.me_and_update_path")) << shown(read);
 }
 
 TEST(AcceptTest, DifferentVbiosOnIdenticalGpusWarns) {

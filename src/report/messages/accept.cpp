@@ -275,6 +275,8 @@ constexpr Words kWords[] = {
   {"accept.firmware.vbios_needs_nvml", "VBIOS versions need NVML: {why}", "读取 VBIOS 版本需要 NVML：{why}"},
   {"accept.firmware.needs_attachment", "BMC and ME versions and the update path cannot be read from the host: attach `ipmitool mc info` output (BMC firmware), the ME version (e.g. from the BMC web page or `dmidecode`), and the vendor's documented firmware update path with --attach firmware.versions=FILE",
                                        "BMC、ME 版本和升级路径无法从主机读取：请用 --attach firmware.versions=FILE 附上 `ipmitool mc info` 输出（BMC 固件）、ME 版本（如 BMC 网页或 `dmidecode`）以及厂商书面的固件升级路径"},
+  {"accept.firmware.me_and_update_path", "The ME firmware version and the vendor's firmware update path (tools and steps) are not read by gpuplan: have the vendor state both in writing and keep that document with the evidence (on AMD platforms the PSP firmware ships in the BIOS version above)",
+                                         "gpuplan 无法读取 ME 固件版本和厂商的固件升级路径（工具与步骤）：请厂商书面说明两者，并将该文件与证据一并保存（AMD 平台的 PSP 固件包含在上面的 BIOS 版本中）"},
   {"accept.firmware.read", "Read from {file}: {read}", "从 {file} 读到：{read}"},
   {"accept.firmware.bmc", "BMC firmware {version} ({maker})", "BMC 固件 {version}（{maker}）"},
   {"accept.firmware.bios", "BIOS {version} of {date}", "BIOS {version}（{date}）"},
