@@ -9,15 +9,15 @@
 // in this order: soak, pcie.topology, pcie.aer, infiniband, versions, load, pcie.aspm, iommu,
 // firmware.versions, performance, firmware.hashes, health.archive, xid, ecc, gpu.count, and
 // last contract.delivery, which appears only when a contract is given (`--contract`: without
-// one a report is as before). A check whose input is missing is needs-evidence and names the input (flag or snapshot file) that
-// would let it run. The report's verdict follows from the checks alone (see Verdict).
-// Thresholds come from the catalog (kind threshold, ids accept.*); nothing is judged from a
-// number typed in C++. With a contract, its terms replace the catalog's where it states them:
-// the performance clause's images/s per GPU (performance), and the driver and CUDA versions
-// (versions: a delivered driver older than the contract's fails, a newer one warns; the
-// contract's CUDA is judged as a declared --cuda when none is declared). The sample-log summaries (accept/log_summary.h) and the parsers for the
-// buyer's files (accept/buyer_files.h, accept/benchmark_output.h) that fill AcceptInputs come
-// with this header.
+// one a report is as before). A check whose input is missing is needs-evidence and names the
+// input (flag or snapshot file) that would let it run. The report's verdict follows from the
+// checks alone (see Verdict). Thresholds come from the catalog (kind threshold, ids accept.*);
+// nothing is judged from a number typed in C++. With a contract, its terms replace the catalog's
+// where it states them: the performance clause's images/s per GPU (performance), and the driver
+// and CUDA versions (versions: a delivered driver older than the contract's fails, a newer one
+// warns; the contract's CUDA is judged as a declared --cuda when none is declared). The
+// sample-log summaries (accept/log_summary.h) and the parsers for the buyer's files
+// (accept/buyer_files.h, accept/benchmark_output.h) that fill AcceptInputs come with this header.
 #pragma once
 
 #include <map>
@@ -35,9 +35,9 @@
 #include "nvml/nvml.h"
 #include "plan/audit.h"
 #include "probe/attached_tools.h"
-#include "probe/lspci.h"
 #include "probe/host.h"
 #include "probe/kernel_log.h"
+#include "probe/lspci.h"
 #include "probe/tools.h"
 #include "telemetry/readers.h"
 
@@ -107,7 +107,7 @@ struct AcceptInputs {
   std::optional<int> benchmark_gpus;
   std::optional<std::string> benchmark_model;  // normalise_model's form: "resnet50"
   std::optional<BenchmarkMode> benchmark_mode;
-  std::optional<int> benchmark_batch;  // per GPU
+  std::optional<int> benchmark_batch;                  // per GPU
   std::vector<FirmwareImage> firmware;                 // G11
   std::map<std::string, std::string> expected_sha256;  // file name → hash, from the checksum file
   std::string checksum_file;

@@ -105,7 +105,8 @@ RunAgainstClause compare_run(const RunFacts& r, const ClauseRun& clause) {
                                     .fact("mode", {mode_word(r.mode->value)})
                                     .fact("from", {from})
                                     .fact("clause", {mode_word(clause.mode)}));
-    out.stated.push_back(phrase("accept.performance.fact.mode").fact("mode", {mode_word(r.mode->value)}).fact("from", {from}));
+    out.stated.push_back(
+        phrase("accept.performance.fact.mode").fact("mode", {mode_word(r.mode->value)}).fact("from", {from}));
   }
   if (clause.batch) {
     if (!r.batch) {
@@ -145,8 +146,9 @@ void check_performance(const AcceptInputs& in, const Catalog& cat, Finding& c) {
           ? &*in.contract->terms.performance
           : nullptr;
   ClauseRun clause;
-  clause.batch = contract_clause ? contract_clause->batch
-                                 : std::optional<int>(static_cast<int>(cat.threshold("accept.performance.batch_per_gpu")));
+  clause.batch = contract_clause
+                     ? contract_clause->batch
+                     : std::optional<int>(static_cast<int>(cat.threshold("accept.performance.batch_per_gpu")));
   const std::optional<int> gpus = in.benchmark_gpus ? in.benchmark_gpus : f.gpus;
   const RunAgainstClause run = compare_run(run_facts(in, f, gpus), clause);
   if (!run.differences.empty())
@@ -157,8 +159,8 @@ void check_performance(const AcceptInputs& in, const Catalog& cat, Finding& c) {
   const std::optional<BenchmarkScope> scope = in.benchmark_scope ? in.benchmark_scope : f.scope;
   if (!scope) return needs(c, phrase("accept.performance.no_scope").fact("images", figure(f.images_per_s)));
   const Phrase scope_from = stated_by(in.benchmark_scope.has_value(), "--benchmark-scope", f.line);
-  const double min =
-      contract_clause ? contract_clause->min_images_per_gpu : cat.threshold("accept.performance.min_images_per_s_per_gpu");
+  const double min = contract_clause ? contract_clause->min_images_per_gpu
+                                     : cat.threshold("accept.performance.min_images_per_s_per_gpu");
   double per_gpu = f.images_per_s;
   Phrase how = phrase("accept.performance.per_gpu_figure")
                    .fact("images", figure(f.images_per_s))

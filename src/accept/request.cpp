@@ -158,7 +158,8 @@ class Preparation {
     if (!request_.benchmark_model.empty()) {
       const std::string model = normalise_model(request_.benchmark_model);
       if (model.empty())
-        return Error{{}, 0, "--benchmark-model", Phrase("error.benchmark.model").fact("value", request_.benchmark_model)};
+        return Error{
+            {}, 0, "--benchmark-model", Phrase("error.benchmark.model").fact("value", request_.benchmark_model)};
       in.benchmark_model = model;
     }
     if (!request_.benchmark_mode.empty()) {
@@ -296,10 +297,9 @@ class Preparation {
 }  // namespace
 
 const std::vector<std::string>& attachable_checks() {
-  static const std::vector<std::string> checks = {"pcie.topology",  "pcie.aer",    "infiniband",
-                                                  "firmware.versions", "soak",     "load",
-                                                  "performance",    "versions",    "health.archive",
-                                                  "ecc",            "contract.delivery"};
+  static const std::vector<std::string> checks = {"pcie.topology",  "pcie.aer", "infiniband",       "firmware.versions",
+                                                  "soak",           "load",     "performance",      "versions",
+                                                  "health.archive", "ecc",      "contract.delivery"};
   return checks;
 }
 

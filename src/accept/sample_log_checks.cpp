@@ -119,8 +119,9 @@ void judge_nvme_wear(const AcceptInputs& in, double max_wear, Finding& c) {
       // NVMe's Critical Warning bits (NVM Express Base, SMART / Health log byte 0). A drive that is
       // only too warm (0x02) may be cooled; the others are the drive's own word that it is failing.
       static const std::pair<uint64_t, const char*> kBits[] = {
-          {0x01, "accept.load.cw.spare"},     {0x02, "accept.load.cw.temperature"}, {0x04, "accept.load.cw.reliability"},
-          {0x08, "accept.load.cw.read_only"}, {0x10, "accept.load.cw.backup"},      {0x20, "accept.load.cw.pmr"}};
+          {0x01, "accept.load.cw.spare"},       {0x02, "accept.load.cw.temperature"},
+          {0x04, "accept.load.cw.reliability"}, {0x08, "accept.load.cw.read_only"},
+          {0x10, "accept.load.cw.backup"},      {0x20, "accept.load.cw.pmr"}};
       std::vector<Phrase> bits;
       for (const auto& [bit, key] : kBits)
         if (*s.critical_warning & bit) bits.push_back(Phrase(key));

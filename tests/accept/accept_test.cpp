@@ -770,7 +770,8 @@ TEST(AcceptTest, AnNvmeCriticalWarningFailsTheLoadTestButHeatAloneWarns) {
   EXPECT_EQ(c.severity, Severity::kFail) << shown(c);
   const Phrase* warned = note(c, "accept.load.critical_warning", {{"device", "/dev/nvme0"}, {"value", "0x04"}});
   ASSERT_TRUE(warned) << shown(c);
-  EXPECT_EQ(report::say(*warned, report::Lang::kEn), "/dev/nvme0 reports NVMe Critical Warning 0x04: reliability degraded");
+  EXPECT_EQ(report::say(*warned, report::Lang::kEn),
+            "/dev/nvme0 reports NVMe Critical Warning 0x04: reliability degraded");
   EXPECT_FALSE(note(c, "accept.load.nvme_ok")) << shown(c);
   // 0x02 alone: the drive is too warm, which cooling may settle.
   in.smart[0].second.critical_warning = 0x02;

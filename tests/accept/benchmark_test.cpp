@@ -240,11 +240,12 @@ TEST(BenchmarkTest, AVgg16InferenceRunAtBatch64DoesNotPassTheResNetClause) {
   // The case in a person's words: 2,900 per GPU would pass 1,850 if the run were not read.
   Finding c = performance(host_with("VGG16 inference, batch 64\n2900 img/s per GPU\n"));
   EXPECT_EQ(c.severity, Severity::kNeedsEvidence);
-  EXPECT_EQ(detail_en(c),
-            "2,900 images/s is from another run than the clause's (ResNet-50 training, batch 256 per GPU): the model is "
-            "vgg16 (as line 1 of the output states), not resnet50, the run is inference (as line 1 of the output "
-            "states), not training, the batch is 64 per GPU (as line 1 of the output states), not 256. It neither "
-            "meets nor misses the clause: run the clause's benchmark.");
+  EXPECT_EQ(
+      detail_en(c),
+      "2,900 images/s is from another run than the clause's (ResNet-50 training, batch 256 per GPU): the model is "
+      "vgg16 (as line 1 of the output states), not resnet50, the run is inference (as line 1 of the output "
+      "states), not training, the batch is 64 per GPU (as line 1 of the output states), not 256. It neither "
+      "meets nor misses the clause: run the clause's benchmark.");
 }
 
 TEST(BenchmarkTest, ModelNamesAreNormalised) {
@@ -254,7 +255,7 @@ TEST(BenchmarkTest, ModelNamesAreNormalised) {
   EXPECT_EQ(normalise_model("VGG-16"), "vgg16");
   EXPECT_EQ(normalise_model("bert-large"), "bert");
   EXPECT_EQ(normalise_model("resnet-v1b-stats-fl"), "");  // no depth: not a model
-  EXPECT_EQ(normalise_model("trivial"), "trivial");      // tf_cnn_benchmarks' own test model
+  EXPECT_EQ(normalise_model("trivial"), "trivial");       // tf_cnn_benchmarks' own test model
   EXPECT_EQ(normalise_model("%%"), "");
   // Chinese wording: "ResNet-50 训练，batch 256" states all three.
   auto zh = parse_benchmark(read_file(fixture("per-gpu-wording-zh.txt")));
@@ -270,11 +271,12 @@ TEST(BenchmarkTest, ATotalIsDividedByTheRunsGpusAsTheOutputSays) {
   // 15,120.80 ÷ 8 = 1,890.1 ≥ 1,850.
   Finding c = performance(host_with(read_file(fixture("tf_cnn_benchmarks-8gpu.txt"))));
   EXPECT_EQ(c.severity, Severity::kPass);
-  EXPECT_EQ(detail_en(c),
-            "15,120.8 images/s for the whole run (as line 25 of the output states) ÷ 8 GPUs (as line 10 of the output "
-            "states) = 1,890.1 images/s per GPU, at or above the clause's 1,850 (ResNet-50 training, batch 256 per GPU); "
-            "the run was: model resnet50 (as line 2 of the output states), training (as line 16 of the output states), "
-            "batch 256 per GPU (as line 7 of the output states).");
+  EXPECT_EQ(
+      detail_en(c),
+      "15,120.8 images/s for the whole run (as line 25 of the output states) ÷ 8 GPUs (as line 10 of the output "
+      "states) = 1,890.1 images/s per GPU, at or above the clause's 1,850 (ResNet-50 training, batch 256 per GPU); "
+      "the run was: model resnet50 (as line 2 of the output states), training (as line 16 of the output states), "
+      "batch 256 per GPU (as line 7 of the output states).");
   ASSERT_FALSE(c.evidence.empty());
   EXPECT_EQ(report::say(c.evidence[0], report::Lang::kEn), "bench.txt:25: total images/sec: 15120.80");
 }
@@ -395,11 +397,11 @@ TEST(BenchmarkTest, FlagsReachTheCheckAndBadValuesAreRefused) {
                                report::error_text(expected, report::Lang::kEn) + "\n");
   auto bad_mode = run_gpuplan("accept --nvml off --benchmark " + bench + " --benchmark-mode eval --lang en");
   EXPECT_EQ(bad_mode.exit_code, 2);
-  EXPECT_EQ(bad_mode.err, "gpuplan: " + report::ui("cli.error", report::Lang::kEn) + ": " +
-                              report::error_text(Error{{}, 0, "--benchmark-mode",
-                                                       not_one_of("eval", {"training", "inference"})},
-                                                 report::Lang::kEn) +
-                              "\n");
+  EXPECT_EQ(bad_mode.err,
+            "gpuplan: " + report::ui("cli.error", report::Lang::kEn) + ": " +
+                report::error_text(Error{{}, 0, "--benchmark-mode", not_one_of("eval", {"training", "inference"})},
+                                   report::Lang::kEn) +
+                "\n");
   auto bad_model = run_gpuplan("accept --nvml off --benchmark " + bench + " --benchmark-model '%%' --lang en");
   EXPECT_EQ(bad_model.exit_code, 2);
   EXPECT_NE(bad_model.err.find("--benchmark-model"), std::string::npos) << bad_model.err;

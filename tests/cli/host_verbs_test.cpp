@@ -261,8 +261,8 @@ TEST(HostVerbsTest, SnapshotWithNvmlThenEveryCheckPassesWithItsEvidence) {
   EXPECT_TRUE(contains(snap.err, english(Phrase("cli.snapshot.gpus").fact("count", "8")))) << snap.err;
 
   // 72 h soak at 98% and 70 °C; 24 h load growing 10 MiB/h (10.5 MB/h < 50); ResNet-50 training
-  // at batch 256 per GPU, as the output's first line says, at 15,200 images/s in total on 8 GPUs (--benchmark-gpus: the output does not say) = 1,900 per GPU ≥ 1,850; a firmware image "abc" whose sha256 is
-  // the FIPS 180-2 test vector.
+  // at batch 256 per GPU, as the output's first line says, at 15,200 images/s in total on 8 GPUs (--benchmark-gpus: the
+  // output does not say) = 1,900 per GPU ≥ 1,850; a firmware image "abc" whose sha256 is the FIPS 180-2 test vector.
   const std::string soak = write_file(dir, "soak.csv", smi_log(72, 98, 70, 0));
   const std::string load = write_file(dir, "load.csv", smi_log(24, 99, 72, 10));
   const std::string bench = write_file(
@@ -400,9 +400,10 @@ TEST(HostVerbsTest, BenchmarkCommandIsRunAndItsOutputKept) {
   // 15,200 images/s over the 8 GPUs the run used = 1,900 per GPU ≥ 1,850, of the clause's run as
   // the buyer states it. The quotes in the command reach sh intact.
   const std::string evidence = temp_dir() + "/evidence";
-  auto r = run_gpuplan("accept --nvml off --gpus 8 --benchmark-gpus 8 --benchmark-model resnet50 --benchmark-mode "
-                       "training --benchmark-batch 256 --format json --evidence " + evidence +
-                       " --benchmark-cmd \"printf 'total images/sec: %s\\n' 15200\"");
+  auto r = run_gpuplan(
+      "accept --nvml off --gpus 8 --benchmark-gpus 8 --benchmark-model resnet50 --benchmark-mode "
+      "training --benchmark-batch 256 --format json --evidence " +
+      evidence + " --benchmark-cmd \"printf 'total images/sec: %s\\n' 15200\"");
   const json j = json::parse(r.out);
   EXPECT_EQ(check(j, "performance").at("status"), "pass") << check(j, "performance").dump();
   std::ifstream in(evidence + "/captures/benchmark-output.txt");
