@@ -239,11 +239,11 @@ namespace {
 // An attached `lspci -vvv`: each NVIDIA GPU's LnkSta against its LnkCap (a block cut above its
 // header is judged too, as a device lspci did not name). Fewer lanes than the card has fail a
 // GPU; a lower speed alone warns, since an idle GPU trains its speed down (a capture under load
-// settles it); an unnamed device never fails. Returns whether any GPU link was read.
-bool judge_lspci_links(const AcceptInputs& in, Finding& c) {
-  bool read = false;
+// settles it); an unnamed device never fails. A capture that shows no GPU link says so.
+void judge_lspci_links(const AcceptInputs& in, Finding& c) {
   for (const Attachment* a : attachments_for(in, "pcie.topology")) {
     if (!a->lspci) continue;
+    bool read = false;
     c.evidence.push_back(
         phrase("accept.ev.attached_read").fact("file", attachment_label(*a)).fact(list_of("forms", {"lspci -vvv"})));
     for (const probe::LspciDevice& d : *a->lspci) {
@@ -262,7 +262,10 @@ bool judge_lspci_links(const AcceptInputs& in, Finding& c) {
       const bool both = sta.known && cap.known;
       const bool narrow = both ? sta.width < cap.width : d.width_downgraded;
       const bool slow = both ? sta.gen < cap.gen : d.speed_downgraded;
-      const char* key = narrow ? "accept.pcie.lspci_narrow" : slow ? "accept.pcie.lspci_slow" : "";
+      const char* key = !narrow && !slow ? ""
+                        : !both        ? "accept.pcie.lspci_marked"
+                        : narrow       ? "accept.pcie.lspci_narrow"
+                                       : "accept.pcie.lspci_slow";
       if (!*key) continue;
       escalate(c.severity, narrow && named_gpu ? Severity::kFail : Severity::kWarn);
       c.note(phrase(key)
@@ -273,8 +276,8 @@ bool judge_lspci_links(const AcceptInputs& in, Finding& c) {
                  .fact("capability", d.capability.str()));
       if (!named_gpu) c.note(phrase("accept.pcie.lspci_unnamed").fact("file", a->file));
     }
+    if (!read) c.note(phrase("accept.pcie.lspci_no_gpu").fact("file", a->file));
   }
-  return read;
 }
 
 // "RxErr BadTLP", or "-" for none.

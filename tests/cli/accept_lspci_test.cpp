@@ -65,9 +65,19 @@ TEST(AcceptLspciTest, SpeedAloneOrAnUnnamedDeviceWarns) {
       check(accept_with("pcie.topology=" + source_path("tests/fixtures/tools/lspci-vvv-quadro-pi-fragment.txt")),
             "pcie.topology");
   EXPECT_EQ(pi.at("status"), "warn") << pi.dump();
-  EXPECT_TRUE(contains(pi, "lspci-vvv-quadro-pi-fragment.txt:4: ? trained to Gen2 x1, fewer lanes than its ?"))
+  EXPECT_TRUE(contains(pi, "lspci-vvv-quadro-pi-fragment.txt:4: ? trained to Gen2 x1, which lspci marks as downgraded"))
       << pi.dump();
   EXPECT_TRUE(contains(pi, "LnkSta Gen2 x1, LnkCap ?")) << pi.dump();
+}
+
+TEST(AcceptLspciTest, ACaptureWithoutAGpuLinkSaysSo) {
+  // Only a bridge: nothing to judge, said, and the host's own pass stands.
+  const std::string file = testing::write_file(
+      testing::temp_dir(), "bridge.txt",
+      "00:01.0 PCI bridge: Intel Corporation Device 09a4\n\t\tLnkSta:\tSpeed 16GT/s (ok), Width x16 (ok)\n");
+  const json c = check(accept_with("pcie.topology=" + file), "pcie.topology");
+  EXPECT_EQ(c.at("status"), "pass") << c.dump();
+  EXPECT_TRUE(contains(c, "bridge.txt shows no NVIDIA GPU's link (LnkSta): nothing in it was judged")) << c.dump();
 }
 
 TEST(AcceptLspciTest, AerStatusBitsWarnAndAnUncorrectableOneOnAGpuFails) {
