@@ -1,6 +1,7 @@
 #include "accept/benchmark_output.h"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <nlohmann/json.hpp>

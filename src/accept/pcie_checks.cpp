@@ -263,9 +263,9 @@ void judge_lspci_links(const AcceptInputs& in, Finding& c) {
       const bool narrow = both ? sta.width < cap.width : d.width_downgraded;
       const bool slow = both ? sta.gen < cap.gen : d.speed_downgraded;
       const char* key = !narrow && !slow ? ""
-                        : !both        ? "accept.pcie.lspci_marked"
-                        : narrow       ? "accept.pcie.lspci_narrow"
-                                       : "accept.pcie.lspci_slow";
+                        : !both          ? "accept.pcie.lspci_marked"
+                        : narrow         ? "accept.pcie.lspci_narrow"
+                                         : "accept.pcie.lspci_slow";
       if (!*key) continue;
       escalate(c.severity, narrow && named_gpu ? Severity::kFail : Severity::kWarn);
       c.note(phrase(key)
