@@ -18,9 +18,10 @@ const Table& table() {
     Table out;
     for (auto part : {messages::plan_findings(), messages::accept_findings(), messages::diagnose_findings()})
       for (const auto& m : part) out.emplace(m.key, MessageText{m.en_title, m.en, m.zh_title, m.zh});
-    for (auto part : {messages::plan_words(), messages::diagnose_words(), messages::accept_words(),
-                      messages::report_words(), messages::tco_words(), messages::cli_words(), messages::error_words(),
-                      messages::watch_daemon_words(), messages::watch_archive_words(), messages::watch_exporter_words()})
+    for (auto part :
+         {messages::plan_words(), messages::diagnose_words(), messages::accept_words(), messages::report_words(),
+          messages::tco_words(), messages::cli_words(), messages::error_words(), messages::jobs_words(),
+          messages::watch_daemon_words(), messages::watch_archive_words(), messages::watch_exporter_words()})
       for (const auto& m : part) out.emplace(m.key, MessageText{{}, m.en, {}, m.zh});
     return out;
   }();

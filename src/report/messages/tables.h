@@ -26,6 +26,7 @@ std::span<const Words> report_words();              // headings and labels of ev
 std::span<const Words> tco_words();                 // tco and usage phrases (tco.cpp)
 std::span<const Words> cli_words();                 // --help and command-line words (cli.cpp)
 std::span<const Words> error_words();               // error messages (errors.cpp)
+std::span<const Words> jobs_words();                // job accounting → GPU demand errors and skips (jobs.cpp)
 std::span<const Words> watch_daemon_words();        // gpuplan watch: sampling, its log and errors (watch_daemon.cpp)
 std::span<const Words> watch_archive_words();       // the archive, its export and readers (watch_archive.cpp)
 std::span<const Words> watch_exporter_words();      // /metrics, web config, alert rules (watch_exporter.cpp)
