@@ -51,7 +51,8 @@ const std::vector<std::string_view>& required_thresholds() {
       "usage.buy_band_pct",
       "usage.buy_share",
       "usage.peak_to_mean",
-      "usage.busy_threshold_pct",
+      "usage.held_util_above_pct",
+      "usage.held_memory_above_mib",
       // accept
       "accept.soak.hours",
       "accept.soak.max_temperature_c",

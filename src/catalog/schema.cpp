@@ -182,7 +182,10 @@ const std::vector<KindSchema> kKinds = {
       {"region", T::kString, true},
       {"currency", T::kString, true},
       {"on_demand_hour", T::kNumber, true},
-      {"spot_hour", T::kNumber, false}}},
+      {"spot_hour", T::kNumber, false},
+      // The buyers' market the offer is sold in (usage prices renting at the buyer's market);
+      // absent: cn for a CNY price, else global.
+      {"market", T::kEnum, false, "cn|global"}}},
     {"fx",
      "Exchange rate: 1 unit of `from` in CNY",
      {{"from", T::kString, true}, {"cny", T::kNumber, true}}},

@@ -15,6 +15,7 @@
 #include "report/usage_render.h"
 #include "tco/scenario.h"
 #include "telemetry/hourly.h"
+#include "telemetry/job_demand.h"
 #include "telemetry/prometheus.h"
 #include "usage/synth.h"
 
@@ -22,11 +23,11 @@ namespace gpuplan::cli {
 namespace {
 
 struct UsageArgs {
-  std::vector<std::string> sources;
-  std::string prometheus, since, from, to, source_format = "auto", scenario, gpu = "a100-80gb-sxm", write_demand,
-                                           output, dmon_start, rent = "hourly", rent_offer;
+  std::vector<std::string> sources, jobs;
+  std::string prometheus, since, from, to, source_format = "auto", scenario, gpu, write_demand, output, dmon_start,
+                                           rent = "all", rent_offer, market = "cn";
   int dmon_interval = 1;
-  std::optional<double> busy_threshold;  // unset: the catalog's usage.busy_threshold_pct
+  std::optional<double> busy_threshold;  // unset: the catalog's usage.held_util_above_pct
   bool quiet = false;
 };
 
@@ -34,9 +35,10 @@ Error not_a_date(std::string flag, std::string got) {
   return Error{{}, 0, std::move(flag), Phrase("cli.value.not_a_date").fact("got", std::move(got))};
 }
 
-Result<telemetry::HourlyData> query(const UsageArgs& a) {
+Result<telemetry::HourlyData> query(const UsageArgs& a, const telemetry::HeldRule& held) {
   telemetry::PromQuery q;
   q.url = a.prometheus;
+  q.held = held;
   // The hour in progress is not complete: end at the last full hour.
   const int64_t now = static_cast<int64_t>(std::time(nullptr));
   q.to_s = now - now % 3600;
@@ -58,7 +60,7 @@ Result<telemetry::HourlyData> query(const UsageArgs& a) {
   return telemetry::query_prometheus(q);
 }
 
-Result<telemetry::HourlyData> read_files(const UsageArgs& a) {
+Result<telemetry::HourlyData> read_files(const UsageArgs& a, const telemetry::HeldRule& held) {
   telemetry::SourceFormat f = telemetry::SourceFormat::kAuto;
   if (a.source_format == "smi-csv")
     f = telemetry::SourceFormat::kSmiCsv;
@@ -69,6 +71,7 @@ Result<telemetry::HourlyData> read_files(const UsageArgs& a) {
   else if (a.source_format != "auto")
     return Error{{}, 0, "--source-format", not_one_of(a.source_format, {"auto", "smi-csv", "dmon", "prom"})};
   telemetry::ReadOptions read_options;
+  read_options.held = held;
   if (!a.dmon_start.empty()) {
     auto t = parse_utc_time(a.dmon_start);
     if (!t) return not_a_date("--dmon-start", a.dmon_start);
@@ -95,45 +98,96 @@ void note_skipped(const telemetry::ReadStats& stats) {
 // input (exit 2), not a missing answer after a long read.
 Result<usage::Options> options_of(const UsageArgs& a, const catalog::Catalog& cat) {
   usage::Options options;
-  options.busy_threshold_pct = a.busy_threshold.value_or(0);
+  options.held.util_above_pct = a.busy_threshold.value_or(cat.threshold("usage.held_util_above_pct"));
+  options.held.memory_above_mib = cat.threshold("usage.held_memory_above_mib");
   options.gpu = a.gpu;
-  if (!cat.find("gpu", a.gpu)) return Error{{}, 0, "--gpu", unknown_id("gpu", a.gpu, cat.ids_of_kind("gpu"))};
-  if (a.rent != "hourly" && a.rent != "monthly") return Error{{}, 0, "--rent", not_one_of(a.rent, {"hourly", "monthly"})};
-  options.rent = a.rent == "monthly" ? usage::RentBasis::kMonthly : usage::RentBasis::kHourly;
+  if (!a.gpu.empty() && !cat.find("gpu", a.gpu))
+    return Error{{}, 0, "--gpu", unknown_id("gpu", a.gpu, cat.ids_of_kind("gpu"))};
+  if (a.rent != "all" && a.rent != "hourly" && a.rent != "monthly")
+    return Error{{}, 0, "--rent", not_one_of(a.rent, {"all", "hourly", "monthly"})};
+  options.rent = a.rent == "monthly"  ? usage::RentBasis::kMonthly
+                 : a.rent == "hourly" ? usage::RentBasis::kHourly
+                                      : usage::RentBasis::kAll;
+  if (a.market != "cn" && a.market != "global") return Error{{}, 0, "--market", not_one_of(a.market, {"cn", "global"})};
+  options.market = a.market;
   options.rent_offer = a.rent_offer;
   if (!a.scenario.empty()) {
     // A scenario brings its own rent prices: a catalog offer or basis beside it would be ignored.
-    if (!a.rent_offer.empty() || a.rent != "hourly")
+    if (!a.rent_offer.empty() || a.rent != "all")
       return Error{{}, 0, a.rent_offer.empty() ? "--rent" : "--rent-offer", Phrase("cli.usage.rent_with_scenario")};
     auto sc = tco::read_scenario(a.scenario, cat);
     if (!sc) return sc.error();
     options.scenario = *sc;
   } else if (!a.rent_offer.empty()) {
-    if (auto offer = usage::rent_offer_for(a.rent_offer, a.gpu, cat); !offer) return offer.error();
+    const std::string gpu = a.gpu.empty() ? usage::owned_gpu_for(1, cat) : a.gpu;
+    if (auto offer = usage::rent_offer_for(a.rent_offer, gpu, a.market, cat); !offer) return offer.error();
   }
   return options;
+}
+
+// Nothing to analyse is bad input, not "0 hours, rent": what was read, and what a history needs.
+Result<void> check_history(const telemetry::HourlyData& data, const UsageArgs& a) {
+  std::string what = a.prometheus;
+  for (const std::string& source : a.sources) what += (what.empty() ? "" : ", ") + source;
+  const telemetry::ReadStats& s = data.stats;
+  // A scrape as `curl :9400/metrics` gives it has no time on its lines nor in its name.
+  if (data.hours.empty() && !s.skipped.empty() && s.skipped[0].reason.key == "skip.no_prom_timestamp")
+    return Error{what, 0, {}, Phrase("error.usage.scrape_without_time")};
+  if (data.hours.empty())
+    return Error{what,
+                 0,
+                 {},
+                 Phrase("error.usage.no_data")
+                     .fact("lines", format_number(static_cast<double>(s.lines)))
+                     .fact("samples", format_number(static_cast<double>(s.samples)))
+                     .fact("skipped", format_number(static_cast<double>(s.skipped_count)))};
+  // One reading a GPU in one hour of files: a single scrape (or one line a GPU), not a history.
+  // (Prometheus answers one mean an hour: a one-hour range is short, not a single scrape.)
+  if (a.prometheus.empty() && data.hours.size() == 1) {
+    bool single = true;
+    for (const telemetry::HourAcc& acc : data.hours.begin()->second)
+      single = single && acc.util_count <= 1 && acc.mem_count <= 1;
+    if (single)
+      return Error{what, 0, {}, Phrase("error.usage.single_scrape").fact("gpus", std::to_string(data.gpus.size()))};
+  }
+  return {};
+}
+
+int write_result(const usage::UsageResult& result, const UsageArgs& a, const Context& ctx) {
+  if (!a.write_demand.empty()) {
+    auto written = write_output_file(a.write_demand, usage::demand_csv(result), "--write-demand");
+    if (!written) return bad_input(written.error());
+  }
+  return emit(report::render_usage(result, ctx.format, ctx.style), a.output);
 }
 
 int run_usage(const Common& common, const UsageArgs& a) {
   Context ctx;
   int rc = kOk;
   if (!make_context(common, ctx, rc, /*html_ok=*/true)) return rc;
-  if (a.sources.empty() == a.prometheus.empty()) return bad_input(Phrase("cli.usage.needs_input"));
-  // 0 would count every hour busy; it is refused, not quietly read as "the catalog's". NaN fails both tests.
-  if (a.busy_threshold && !(*a.busy_threshold > 0 && *a.busy_threshold <= 100))
-    return bad_input(Error{{}, 0, "--busy-threshold",
-                           Phrase("cli.value.percent_above_zero").fact("got", shown(*a.busy_threshold))});
+  if ((a.sources.empty() ? 0 : 1) + (a.prometheus.empty() ? 0 : 1) + (a.jobs.empty() ? 0 : 1) != 1)
+    return bad_input(Phrase("cli.usage.needs_input"));
+  // A floor of 100 would count no GPU held by its utilization. NaN fails both tests.
+  if (a.busy_threshold && !(*a.busy_threshold >= 0 && *a.busy_threshold < 100))
+    return bad_input(Error{
+        {}, 0, "--busy-threshold", Phrase("cli.value.percent_below_hundred").fact("got", shown(*a.busy_threshold))});
   Result<usage::Options> options = options_of(a, ctx.catalog);
   if (!options) return bad_input(options.error());
-  Result<telemetry::HourlyData> data = a.prometheus.empty() ? read_files(a) : query(a);
+  if (!a.jobs.empty()) {
+    Result<telemetry::JobDemand> jobs = telemetry::read_job_demand(a.jobs);
+    if (!jobs) return bad_input(jobs.error());
+    if (!a.quiet && jobs->stats.skipped_count > 0) note_skipped(jobs->stats);
+    return write_result(usage::analyse_jobs(*jobs, *options, ctx.catalog), a, ctx);
+  }
+  Result<telemetry::HourlyData> data = a.prometheus.empty() ? read_files(a, options->held) : query(a, options->held);
   if (!data) return bad_input(data.error());
+  if (auto history = check_history(*data, a); !history) {
+    if (!a.quiet && data->stats.skipped_count > 0) note_skipped(data->stats);
+    return bad_input(history.error());
+  }
   usage::UsageResult result = usage::analyse(*data, *options, ctx.catalog);
   if (!a.quiet && data->stats.skipped_count > 0) note_skipped(data->stats);
-  if (!a.write_demand.empty()) {
-    auto written = write_output_file(a.write_demand, usage::demand_csv(result), "--write-demand");
-    if (!written) return bad_input(written.error());
-  }
-  return emit(report::render_usage(result, ctx.format, ctx.style), a.output);
+  return write_result(result, a, ctx);
 }
 
 struct SynthArgs {
@@ -194,6 +248,7 @@ Run add_usage(CLI::App& cmd) {
   auto ua = std::make_shared<UsageArgs>();
   cmd.add_option("sources", ua->sources, ui("cli.help.usage.sources"));
   cmd.add_option("--prometheus", ua->prometheus, ui("cli.help.usage.prometheus"))->type_name("URL");
+  cmd.add_option("--jobs", ua->jobs, ui("cli.help.usage.jobs"))->type_name("FILE");
   cmd.add_option("--since", ua->since, ui("cli.help.usage.since"));
   cmd.add_option("--from", ua->from, ui("cli.help.usage.from"));
   cmd.add_option("--to", ua->to, ui("cli.help.usage.to"));
@@ -205,11 +260,13 @@ Run add_usage(CLI::App& cmd) {
   cmd.add_option("--gpu", ua->gpu, ui("cli.help.usage.gpu"));
   cmd.add_option("--rent", ua->rent, ui("cli.help.usage.rent"));
   cmd.add_option("--rent-offer", ua->rent_offer, ui("cli.help.usage.rent_offer"))->type_name("ID");
+  cmd.add_option("--market", ua->market, ui("cli.help.usage.market"));
   cmd.add_option("--write-demand", ua->write_demand, ui("cli.help.usage.write_demand"))->type_name("FILE");
   cmd.add_option("--output", ua->output, ui("cli.help.output"))->type_name("FILE");
   cmd.add_flag("--quiet", ua->quiet, ui("cli.help.usage.quiet"));
   cmd.footer(examples({"gpuplan usage gpu-*.csv.gz",
                        "gpuplan usage --prometheus http://127.0.0.1:9090 --since 90d --format html --output usage.html",
+                       "gpuplan usage --jobs sacct.txt",
                        "gpuplan usage synth --pattern nightly-peak --gpus 8 --days 14 > nightly.csv"}));
   auto sa = std::make_shared<SynthArgs>();
   CLI::App* synth = add_synth(cmd, *sa);

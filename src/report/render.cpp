@@ -1,5 +1,7 @@
 #include "report/render.h"
 
+#include <cmath>
+
 #include "core/money.h"
 #include "report/plan_documents.h"
 
@@ -22,6 +24,18 @@ std::optional<Format> parse_format(std::string_view s) {
 json range_json(const Range& r) { return {{"low", r.low}, {"high", r.high}}; }
 json money_json(double amount) { return round_to_fen(amount); }
 json money_range_json(const Range& r) { return {{"low", money_json(r.low)}, {"high", money_json(r.high)}}; }
+
+json rounded_figures(json j) {
+  if (j.is_number_float()) {
+    const double v = j.get<double>();
+    if (!std::isfinite(v)) return j;
+    const double rounded = std::round(v * 1e4) / 1e4;
+    return rounded == 0 ? 0.0 : rounded;  // no "-0.0"
+  }
+  if (j.is_structured())
+    for (auto& item : j) item = rounded_figures(std::move(item));
+  return j;
+}
 
 json config_json(const plan::ServerConfig& c) {
   auto part = [](const plan::PartCount& p) { return json{{"part", p.part}, {"count", p.count}}; };

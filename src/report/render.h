@@ -31,6 +31,10 @@ nlohmann::json range_json(const Range& r);
 // (utilizations, hours, watts, factors) keep their precision.
 nlohmann::json money_json(double amount);
 nlohmann::json money_range_json(const Range& r);
+// `j` with every number that is not whole rounded to 4 decimals: figures computed in floating
+// point (268,055.9999999968) are written as people read them (268,056), while shares and hours
+// keep what matters. Applied to a whole document as it is written.
+nlohmann::json rounded_figures(nlohmann::json j);
 nlohmann::json config_json(const plan::ServerConfig& c);
 nlohmann::json finding_json(const Finding& f, Lang lang);
 nlohmann::json quote_json(const plan::Quote& q, Lang lang);

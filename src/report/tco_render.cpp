@@ -144,6 +144,10 @@ Block hourly_vs_monthly_block(const TcoResult& r, Lang lang) {
   b.lines.push_back({r.hourly_vs_monthly_hours
                          ? ui_with("tco_monthly_above", lang, {{"hours", format_number(*r.hourly_vs_monthly_hours)}})
                          : ui("tco_no_boundary", lang)});
+  if (r.continuous_job_days)
+    b.lines.push_back({ui_with("tco_continuous_job", lang, {{"days", format_number(*r.continuous_job_days, 1)}})});
+  else if (r.hourly_vs_monthly_hours)
+    b.lines.push_back({ui("tco_continuous_job_never", lang)});
   return b;
 }
 
@@ -426,6 +430,7 @@ json tco_json(const TcoResult& r, Lang lang) {
   for (const auto& b : r.break_even)
     break_even[b.against] = {{"month", optional_json(b.month)}, {"utilization", optional_json(b.utilization)}};
   break_even["hourly_vs_monthly_hours"] = optional_json(r.hourly_vs_monthly_hours);
+  break_even["continuous_job_days"] = optional_json(r.continuous_job_days);
 
   json curve = json::array();
   for (const auto& point : r.hybrid.curve) curve.push_back({{"owned_gpus", point.owned_gpus}, {"total", money_json(point.total)}});
@@ -479,7 +484,7 @@ json tco_json(const TcoResult& r, Lang lang) {
 }
 
 std::string render_tco(const TcoResult& r, Format format, const Style& style) {
-  if (format == Format::kJson) return tco_json(r, style.lang).dump(2) + "\n";
+  if (format == Format::kJson) return rounded_figures(tco_json(r, style.lang)).dump(2) + "\n";
   return write_report(build_report(r, style.lang), format, style);
 }
 

@@ -18,7 +18,7 @@ namespace gpuplan::report {
 
 // {"currency","horizon_months","strategies","break_even","hybrid","investments","sensitivity",
 //  "recommendation","non_financial","demand","name"}; money to the fen (money_json), other numbers
-//  unrounded, a missing value null.
+//  unrounded here (render_tco writes them to 4 decimals, rounded_figures), a missing value null.
 // Ids stay ids; words (cost line "item", "why", notes, the margin, the demand description and
 // the basis values) are in `lang`. A cost line also carries its "id"; a basis keeps its English
 // labels as keys in every language.

@@ -109,6 +109,13 @@ Heatmap grouped_rows(const Heatmap& h, size_t group) {
   return out;
 }
 
+bool has_data(const Heatmap& h) {
+  for (const auto& row : h.cells)
+    for (const auto& v : row)
+      if (v) return true;
+  return false;
+}
+
 // ---- The report ----------------------------------------------------------------------------
 // The sections, built once as a Report (report/document.h) and written in each text format.
 
@@ -244,12 +251,32 @@ std::vector<std::string> hourly_offer_lines(const usage::CloudOfferPrice& o, Lan
   return out;
 }
 
-// What renting was priced at, and the owned platform's whole units: the choices behind the answer.
-std::vector<std::string> rent_lines(const UsageResult& r, Lang lang) {
+// The basis of every price the strategies use: buying (the owned GPUs' quote), renting on demand
+// and spot (the cloud offer), by the month (the market class), and the owned platform's units.
+std::vector<std::string> basis_lines(const UsageResult& r, Lang lang) {
   std::vector<std::string> out;
   if (!r.rent) return out;
   const usage::RentChoice& c = *r.rent;
-  if (c.basis == "scenario") out.push_back(ui_with("usage.rent.scenario", lang, {{"source", c.scenario_source}}));
+  if (c.basis == "scenario") {
+    out.push_back(ui_with("usage.rent.scenario", lang, {{"source", c.scenario_source}}));
+    return out;
+  }
+  if (r.owned_price)
+    out.push_back(ui_with("usage.basis.buy", lang,
+                          {{"gpus", std::to_string(r.gpus)},
+                           {"gpu", r.owned_gpu},
+                           {"platform", r.platform.empty() ? "—" : r.platform},
+                           {"price", format_money_range(*r.owned_price, kDefaultCurrency)}}));
+  if (r.owned_gpu_chosen && r.unit_gpus == 1 && r.owned_gpu != "a100-80gb-sxm")
+    out.push_back(ui_with("usage.basis.not_a_board", lang, {{"gpus", std::to_string(r.gpus)}, {"gpu", r.owned_gpu}}));
+  if (c.hourly && c.basis != "monthly") {
+    for (std::string& line : hourly_offer_lines(*c.hourly, lang)) out.push_back(std::move(line));
+    out.push_back(c.hourly->spot_gpu_hour_cny
+                      ? ui_with("usage.basis.spot", lang,
+                                {{"id", c.hourly->entry->id},
+                                 {"gpu_hour", format_money(*c.hourly->spot_gpu_hour_cny, kDefaultCurrency, 2)}})
+                      : ui_with("usage.basis.no_spot", lang, {{"id", c.hourly->entry->id}}));
+  }
   if (c.monthly && c.monthly->entry && c.hourly) {
     const usage::MonthlyRent& m = *c.monthly;
     out.push_back(ui_with("usage.rent.monthly", lang,
@@ -260,16 +287,15 @@ std::vector<std::string> rent_lines(const UsageResult& r, Lang lang) {
                            {"servers", std::to_string(m.servers)},
                            {"gpu_month", format_money_range(m.gpu_month, kDefaultCurrency)},
                            {"source", entry_source(*m.entry, lang)}}));
-    out.push_back(ui_with("usage.rent.monthly_why", lang,
-                          {{"offer", c.hourly->entry->id},
-                           {"gpu_hour", format_money(c.hourly->gpu_hour_cny, kDefaultCurrency, 2)},
-                           {"hours", format_number(m.breakeven_hours)},
-                           {"busy", format_number(m.busy_hours)},
-                           {"verdict", ui(m.busy_hours > m.breakeven_hours ? "usage.rent.monthly_wins"
-                                                                            : "usage.rent.hourly_wins",
-                                          lang)}}));
-  } else if (c.hourly) {
-    for (std::string& line : hourly_offer_lines(*c.hourly, lang)) out.push_back(std::move(line));
+    out.push_back(
+        ui_with("usage.rent.monthly_why", lang,
+                {{"offer", c.hourly->entry->id},
+                 {"gpu_hour", format_money(c.hourly->gpu_hour_cny, kDefaultCurrency, 2)},
+                 {"hours", format_number(m.breakeven_hours)},
+                 {"days", format_number(m.breakeven_hours / 24, 1)},
+                 {"busy", format_number(m.busy_hours)},
+                 {"verdict",
+                  ui(m.busy_hours > m.breakeven_hours ? "usage.rent.monthly_wins" : "usage.rent.hourly_wins", lang)}}));
   }
   if (r.unit_gpus > 1) {
     const bool whole = r.owned_gpus > 0 && r.owned_gpus % r.unit_gpus == 0;
@@ -297,7 +323,7 @@ Block cost_block(const UsageResult& r, Lang lang) {
   head += ui_with("usage_own", lang, {{"n", std::to_string(r.owned_gpus)}});
   b.lines.push_back({head});
   for (const auto& w : r.recommendation_why) b.lines.push_back({say(w, lang), true});
-  for (std::string& line : rent_lines(r, lang)) b.lines.push_back({std::move(line), true});
+  for (std::string& line : basis_lines(r, lang)) b.lines.push_back({std::move(line), true});
   if (!r.costs || r.costs->strategies.empty()) return b;
   add_strategy_table(b, *r.costs, lang);
   return b;
@@ -338,18 +364,28 @@ Report build_report(const UsageResult& r, Lang lang) {
   if (!r.demand.empty()) {
     double sum = 0, peak = 0;
     for (double d : r.demand) sum += d, peak = std::max(peak, d);
-    out.subtitle.push_back(ui_with("usage_demand_summary", lang,
-                                   {{"mean", format_number(sum / r.demand.size(), 1)},
-                                    {"peak", format_number(peak, peak == std::floor(peak) ? 0 : 1)}}));
+    out.subtitle.push_back(
+        ui_with(r.demand_source.empty() ? "usage_demand_summary" : "usage_demand_summary_jobs", lang,
+                {{"mean", format_number(sum / r.demand.size(), 1)},
+                 {"peak", format_number(peak, peak == std::floor(peak) ? 0 : 1)},
+                 {"held", format_number(r.held_gpu_hours, r.held_gpu_hours == std::floor(r.held_gpu_hours) ? 0 : 1)},
+                 {"efficiency", format_percent(r.efficiency_pct)},
+                 {"util_floor", format_number(r.held.util_above_pct)},
+                 {"memory_floor", format_number(r.held.memory_above_mib)},
+                 {"source", r.demand_source}}));
   }
   out.blocks = {heatmap_block(weekday_rows(r.by_weekday, lang), ui("usage_by_weekday", lang), lang, false),
-                heatmap_block(r.by_day, ui("usage_by_day", lang), lang, true),
-                bins_block(r, lang),
-                per_gpu_block(r, lang),
-                per_host_block(r, lang),
-                pattern_block(r, lang),
-                cost_block(r, lang),
-                skipped_block(r, lang)};
+                heatmap_block(r.by_day, ui("usage_by_day", lang), lang, true)};
+  if (has_data(r.memory_by_day)) {
+    const std::string gib = format_number(r.memory_gib);
+    out.blocks.push_back(heatmap_block(weekday_rows(r.memory_by_weekday, lang),
+                                       ui_with("usage_memory_by_weekday", lang, {{"gib", gib}}), lang, false));
+    out.blocks.push_back(
+        heatmap_block(r.memory_by_day, ui_with("usage_memory_by_day", lang, {{"gib", gib}}), lang, true));
+  }
+  for (Block& b : std::vector<Block>{bins_block(r, lang), per_gpu_block(r, lang), per_host_block(r, lang),
+                                     pattern_block(r, lang), cost_block(r, lang), skipped_block(r, lang)})
+    out.blocks.push_back(std::move(b));
   return out;
 }
 
@@ -379,14 +415,27 @@ std::string ramp_fill(double pct) {
 
 }  // namespace
 
-// {"basis","id","name","provider","region","gpu","gpus","cheapest","currency","per_instance_hour",
-//  "per_gpu_hour_cny","fx","source","as_of","monthly_rent"}: every key always present, null where the
-// basis has none (a scenario names only its "source").
+// {"basis","id","name","provider","region","gpu","gpus","cheapest","currency","market",
+//  "per_instance_hour","per_gpu_hour_cny","spot_per_gpu_hour_cny","fx","source","as_of","monthly_rent"}:
+// every key always present, null where the basis has none (a scenario names only its "source").
 json rent_offer_json(const usage::RentChoice& c, Lang lang) {
-  json j = {{"basis", c.basis}, {"id", nullptr}, {"name", nullptr}, {"provider", nullptr}, {"region", nullptr},
-            {"gpu", nullptr}, {"gpus", nullptr}, {"cheapest", nullptr}, {"currency", nullptr},
-            {"per_instance_hour", nullptr}, {"per_gpu_hour_cny", nullptr}, {"fx", nullptr},
-            {"source", c.scenario_source}, {"as_of", nullptr}, {"monthly_rent", nullptr}};
+  json j = {{"basis", c.basis},
+            {"id", nullptr},
+            {"name", nullptr},
+            {"provider", nullptr},
+            {"region", nullptr},
+            {"gpu", nullptr},
+            {"gpus", nullptr},
+            {"cheapest", nullptr},
+            {"currency", nullptr},
+            {"per_instance_hour", nullptr},
+            {"per_gpu_hour_cny", nullptr},
+            {"fx", nullptr},
+            {"source", c.scenario_source},
+            {"as_of", nullptr},
+            {"monthly_rent", nullptr},
+            {"market", nullptr},
+            {"spot_per_gpu_hour_cny", nullptr}};
   if (c.hourly) {
     const usage::CloudOfferPrice& o = *c.hourly;
     const catalog::Entry& e = *o.entry;
@@ -400,6 +449,8 @@ json rent_offer_json(const usage::RentChoice& c, Lang lang) {
     j["currency"] = e.text("currency");
     j["per_instance_hour"] = money_json(o.listed_hour);
     j["per_gpu_hour_cny"] = money_json(o.gpu_hour_cny);
+    j["market"] = o.market;
+    if (o.spot_gpu_hour_cny) j["spot_per_gpu_hour_cny"] = money_json(*o.spot_gpu_hour_cny);
     if (o.fx)
       j["fx"] = {{"from", o.fx->from}, {"to", o.fx->to}, {"rate", o.fx->rate}, {"as_of", o.fx->as_of},
                  {"source", o.fx_entry ? entry_source(*o.fx_entry, lang) : o.fx->source}};
@@ -409,15 +460,16 @@ json rent_offer_json(const usage::RentChoice& c, Lang lang) {
   if (c.monthly && c.monthly->entry) {
     const usage::MonthlyRent& m = *c.monthly;
     j["monthly_rent"] = {{"id", m.entry->id},
-                    {"name", entry_name(*m.entry, lang)},
-                    {"gpus", m.entry->number("gpus")},
-                    {"servers", m.servers},
-                    {"per_server_month", money_range_json(m.server_month)},
-                    {"per_gpu_month", money_range_json(m.gpu_month)},
-                    {"breakeven_hours", m.breakeven_hours},
-                    {"busy_hours", m.busy_hours},
-                    {"source", entry_source(*m.entry, lang)},
-                    {"as_of", m.entry->as_of}};
+                         {"name", entry_name(*m.entry, lang)},
+                         {"gpus", m.entry->number("gpus")},
+                         {"servers", m.servers},
+                         {"per_server_month", money_range_json(m.server_month)},
+                         {"per_gpu_month", money_range_json(m.gpu_month)},
+                         {"breakeven_hours", m.breakeven_hours},
+                         {"breakeven_days_continuous", m.breakeven_hours / 24},
+                         {"busy_hours", m.busy_hours},
+                         {"source", entry_source(*m.entry, lang)},
+                         {"as_of", m.entry->as_of}};
   }
   return j;
 }
@@ -453,28 +505,46 @@ json usage_json(const UsageResult& r, Lang lang) {
   json skipped = json::array();
   for (const auto& s : r.stats.skipped)
     skipped.push_back({{"file", s.file}, {"line", s.line}, {"reason", say(s.reason, lang)}});
-  return {{"hours", r.hours},
-          {"gpus", r.gpus},
-          {"heatmap", {{"by_day", heatmap(r.by_day)}, {"by_weekday", heatmap(r.by_weekday)}}},
-          {"bins", bins},
-          {"pattern", {{"verdict", r.pattern.verdict}, {"why", words(r.pattern.why)}}},
-          {"recommendation",
-           {{"strategy", r.recommendation},
-            {"owned_gpus", r.owned_gpus},
-            {"unit_gpus", r.unit_gpus},
-            {"why", words(r.recommendation_why)}}},
-          {"rent_offer", r.rent ? rent_offer_json(*r.rent, lang) : json(nullptr)},
-          {"strategies", strategies},
-          {"skipped", skipped},
-          {"skipped_count", r.stats.skipped_count},
-          {"gpu_names", r.gpu_names},
-          {"gpu_mean_util", r.gpu_mean_util},
-          {"hosts", hosts},
-          {"demand", {{"first_hour", r.first_hour}, {"busy_gpus", r.demand}}}};
+  return {
+      {"hours", r.hours},
+      {"gpus", r.gpus},
+      {"heatmap",
+       {{"by_day", heatmap(r.by_day)},
+        {"by_weekday", heatmap(r.by_weekday)},
+        {"memory_by_day", heatmap(r.memory_by_day)},
+        {"memory_by_weekday", heatmap(r.memory_by_weekday)},
+        {"memory_gib", r.memory_gib}}},
+      {"bins", bins},
+      {"pattern", {{"verdict", r.pattern.verdict}, {"why", words(r.pattern.why)}}},
+      {"recommendation",
+       {{"strategy", r.recommendation},
+        {"owned_gpus", r.owned_gpus},
+        {"unit_gpus", r.unit_gpus},
+        {"why", words(r.recommendation_why)}}},
+      {"owned",
+       {{"gpu", r.owned_gpu},
+        {"gpus", r.gpus},
+        {"platform", r.platform},
+        {"chosen_for_history", r.owned_gpu_chosen},
+        {"price", r.owned_price ? money_range_json(*r.owned_price) : json(nullptr)}}},
+      {"rent_offer", r.rent ? rent_offer_json(*r.rent, lang) : json(nullptr)},
+      {"strategies", strategies},
+      {"skipped", skipped},
+      {"skipped_count", r.stats.skipped_count},
+      {"gpu_names", r.gpu_names},
+      {"gpu_mean_util", r.gpu_mean_util},
+      {"hosts", hosts},
+      {"demand",
+       {{"first_hour", r.first_hour},
+        {"source", r.demand_source.empty() ? "telemetry" : r.demand_source},
+        {"busy_gpus", r.demand},
+        {"held_gpu_hours", r.held_gpu_hours},
+        {"efficiency_pct", r.efficiency_pct},
+        {"held_rule", {{"util_above_pct", r.held.util_above_pct}, {"memory_above_mib", r.held.memory_above_mib}}}}}};
 }
 
 std::string render_usage(const UsageResult& r, Format format, const Style& style) {
-  if (format == Format::kJson) return usage_json(r, style.lang).dump(2) + "\n";
+  if (format == Format::kJson) return rounded_figures(usage_json(r, style.lang)).dump(2) + "\n";
   return write_report(build_report(r, style.lang), format, style);
 }
 

@@ -14,16 +14,20 @@
 
 namespace gpuplan::report {
 
-// {"hours","gpus","heatmap":{"by_day":{"rows","cells"},"by_weekday":{"rows","cells"}},"bins",
-//  "pattern":{"verdict","why"},"recommendation":{"strategy","owned_gpus","unit_gpus","why"},
-//  "rent_offer":{"basis","id","name","provider","region","gpu","gpus","cheapest","currency",
-//  "per_instance_hour","per_gpu_hour_cny","fx":{"from","to","rate","as_of","source"},"source","as_of",
-//  "monthly_rent":{"id","name","gpus","servers","per_server_month","per_gpu_month","breakeven_hours",
-//  "busy_hours","source","as_of"}} (null without costs; null members where the basis has none),
-//  "strategies":[{"id","total","per_used_gpu_hour"}],"skipped":[{"file","line","reason"}],
-//  "skipped_count","gpu_names","gpu_mean_util","demand":{"first_hour","busy_gpus"}}.
-// Money to the fen (money_json), other numbers unrounded; a heatmap cell without data is null;
-// "strategies" is [] without costs.
+// {"hours","gpus","heatmap":{"by_day":{"rows","cells"},"by_weekday":{"rows","cells"},"memory_by_day",
+//  "memory_by_weekday","memory_gib"},"bins","pattern":{"verdict","why"},"recommendation":{"strategy",
+//  "owned_gpus","unit_gpus","why"},"owned":{"gpu","gpus","platform","chosen_for_history","price"},
+//  "rent_offer":{"basis","id","name","provider","region","gpu","gpus","cheapest","currency","market",
+//  "per_instance_hour","per_gpu_hour_cny","spot_per_gpu_hour_cny","fx":{"from","to","rate","as_of",
+//  "source"},"source","as_of","monthly_rent":{"id","name","gpus","servers","per_server_month",
+//  "per_gpu_month","breakeven_hours","breakeven_days_continuous","busy_hours","source","as_of"}} (null
+//  without costs; null members where the basis has none), "strategies":[{"id","total",
+//  "per_used_gpu_hour"}],"skipped":[{"file","line","reason"}],"skipped_count","gpu_names",
+//  "gpu_mean_util","demand":{"first_hour","source","busy_gpus","held_gpu_hours","efficiency_pct","held_rule":
+//  {"util_above_pct","memory_above_mib"}}}. "busy_gpus" are the GPUs held each hour, in fractions.
+// Money to the fen (money_json), other numbers unrounded here; render_usage writes them rounded to
+// 4 decimals (rounded_figures). A heatmap cell without data is null; "strategies" is [] without
+// costs.
 // Ids stay ids (the weekday rows "Mon".."Sun", verdicts, strategies); the "why" lines and the
 // skipped lines' reasons are in `lang`.
 nlohmann::json usage_json(const usage::UsageResult& r, Lang lang);

@@ -137,9 +137,11 @@ DemandStats stats_of(const std::vector<double>& demand, size_t begin, size_t end
     peak = std::max(peak, d);
   }
   s.hours = static_cast<double>(end - begin);
-  // Monthly rent is held in whole servers: the month's peak rounded up to the server's GPUs.
+  // Monthly rent is held in whole servers for whole months: the peak rounded up to the server's
+  // GPUs, for every month begun (a one-week job pays the month, not a quarter of it).
   const double unit = std::max(1, rent_unit);
-  s.peak_gpu_months = std::ceil(std::ceil(peak - 1e-9) / unit) * unit * s.hours / kHoursPerMonth;
+  const double months = std::ceil(s.hours / kHoursPerMonth - 1e-9);
+  s.peak_gpu_months = std::ceil(std::ceil(peak - 1e-9) / unit) * unit * months;
   return s;
 }
 
@@ -621,8 +623,12 @@ TcoResult analyse(const Scenario& sc, const catalog::Catalog& cat) {
   r.strategies = strategy_results(sc, in, v, b, peak, months, all);
   const StrategyResult* buy = find_strategy(r.strategies, "buy");
   if (buy) r.break_even = break_evens(sc, in, v, r.strategies, *buy, all.hours);
-  if (in.present[kMonthly] && in.present[kOnDemand] && v[kOnDemand] > 0)
+  if (in.present[kMonthly] && in.present[kOnDemand] && v[kOnDemand] > 0) {
     r.hourly_vs_monthly_hours = v[kMonthly] / v[kOnDemand];
+    // [S0 §5]: a job running around the clock pays a month's rent or 24 h a day by the hour, so
+    // it is cheaper monthly past this many days; a month's rent above a month of hours never is.
+    if (*r.hourly_vs_monthly_hours <= kHoursPerMonth) r.continuous_job_days = *r.hourly_vs_monthly_hours / 24;
+  }
   r.investments = investment_results(sc);
 
   const bool can_compare = buy && std::any_of(kRentStrategies.begin(), kRentStrategies.end(),

@@ -94,6 +94,7 @@ struct TcoResult {
   std::vector<StrategyResult> strategies;
   std::vector<BreakEven> break_even;
   std::optional<double> hourly_vs_monthly_hours;  // busy hours a month above which monthly is cheaper
+  std::optional<double> continuous_job_days;      // a job running day and night is cheaper monthly past this [S0 §5]
   HybridResult hybrid;
   std::vector<InvestmentResult> investments;
   Sensitivity sensitivity;

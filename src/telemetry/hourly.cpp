@@ -148,7 +148,7 @@ Result<std::optional<HourlyData>> read_smi_parallel(const std::string& path, int
   auto work = [&](bool reports_progress) {
     for (size_t i; (i = next_part++) < parts.size();) {
       Part& part = parts[i];
-      HourlyAggregator aggregator(part.data, &cells_left);
+      HourlyAggregator aggregator(part.data, &cells_left, options.held);
       part.stats = read_smi_csv_range(path, cuts[i], cuts[i + 1], header, part.registry, aggregator, options);
       if (aggregator.full()) part.full = true;
       for (uint32_t g = 0; g < part.registry.names().size(); ++g) part.spans.push_back(aggregator.span(g));
@@ -208,6 +208,8 @@ void HourAcc::merge(const HourAcc& o) {
   mem_count += o.mem_count;
   util_sum += o.util_sum;
   mem_sum += o.mem_sum;
+  util_held += o.util_held;
+  mem_held += o.mem_held;
   if (o.temp_max && (!temp_max || *o.temp_max > *temp_max)) temp_max = o.temp_max;
 }
 
@@ -303,10 +305,12 @@ inline void HourlyAggregator::fold(const Sample& s) {
   if (s.utilization_pct) {
     ++a.util_count;
     a.util_sum += *s.utilization_pct;
+    a.util_held += *s.utilization_pct > held_.util_above_pct;
   }
   if (s.memory_used_mib) {
     ++a.mem_count;
     a.mem_sum += *s.memory_used_mib;
+    a.mem_held += *s.memory_used_mib > held_.memory_above_mib;
   }
   if (s.temperature_c && (!a.temp_max || *s.temperature_c > *a.temp_max)) a.temp_max = s.temperature_c;
 }
@@ -367,10 +371,12 @@ void HourlyAggregator::fold_usage(std::span<const UsageReading> readings) {
     if (kUtil) {
       ++a.util_count;
       a.util_sum += r.utilization_pct;
+      a.util_held += r.utilization_pct > held_.util_above_pct;
     }
     if (kMem) {
       ++a.mem_count;
       a.mem_sum += r.memory_used_mib;
+      a.mem_held += r.memory_used_mib > held_.memory_above_mib;
     }
     if (kTemp && (!a.temp_max || r.temperature_c > *a.temp_max)) a.temp_max = r.temperature_c;
   }
@@ -430,7 +436,7 @@ Result<HourlyData> read_hourly(const std::vector<std::string>& paths, SourceForm
     }
     cells_left = limits::kMaxGpuHours - held;
     HourlyData one;
-    HourlyAggregator aggregator(one, &cells_left);
+    HourlyAggregator aggregator(one, &cells_left, options.held);
     auto stats = read_samples(path, f, registry, aggregator, progress, usage_options);
     if (!stats) return stats.error();
     if (aggregator.full()) return too_many_gpu_hours(path, f, registry, usage_options, held);

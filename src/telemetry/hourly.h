@@ -3,6 +3,7 @@
 // the hourly aggregation), so usage analysis reads one shape whatever the source.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <climits>
 #include <cstdint>
@@ -23,11 +24,24 @@ struct HourAcc {
   uint32_t mem_count = 0;
   double util_sum = 0;
   double mem_sum = 0;
+  // Readings that showed the GPU held (HeldRule), of util_count and of mem_count. From
+  // Prometheus, the hour's share of held readings against a count of one.
+  double util_held = 0;
+  double mem_held = 0;
   std::optional<float> temp_max;
 
   void merge(const HourAcc& o);
   std::optional<double> mean_util() const { return util_count ? std::optional(util_sum / util_count) : std::nullopt; }
   std::optional<double> mean_mem() const { return mem_count ? std::optional(mem_sum / mem_count) : std::nullopt; }
+  // The share of the hour the GPU was held. Utilization and memory may come on separate lines
+  // (Prometheus text), so the shares are taken apart and the larger kept: exact when a GPU
+  // running kernels also holds memory, which a CUDA process always does.
+  std::optional<double> held_share() const {
+    std::optional<double> share;
+    if (util_count) share = util_held / util_count;
+    if (mem_count) share = std::max(share.value_or(0), mem_held / mem_count);
+    return share;
+  }
 };
 
 // Hourly accumulators of every GPU: hour (hours since 1970, wall clock) → one HourAcc per GPU.
@@ -51,8 +65,8 @@ class HourlyAggregator : public SampleSink {
   // the aggregators of one file's parts): a reading that would need more is dropped and full()
   // says so. A row is as long as the largest GPU id in its hour, so a few lines naming a high id
   // in many hours would otherwise take gigabytes.
-  explicit HourlyAggregator(HourlyData& out, std::atomic<int64_t>* cells_left = nullptr)
-      : out_(out), cells_left_(cells_left) {}
+  explicit HourlyAggregator(HourlyData& out, std::atomic<int64_t>* cells_left = nullptr, HeldRule held = {})
+      : out_(out), cells_left_(cells_left), held_(held) {}
   void add(const Sample& s) override;
   void add_batch(std::span<const Sample> samples) override;
   void add_usage_batch(std::span<const UsageReading> readings, UsagePresent present) override;
@@ -83,6 +97,7 @@ class HourlyAggregator : public SampleSink {
   std::vector<int64_t> last_time_;   // per GPU, the latest time: for duplicates and clock jumps
   std::vector<int64_t> first_time_;  // per GPU
   std::atomic<int64_t>* cells_left_;
+  HeldRule held_;
   bool full_ = false;
 };
 

@@ -1,10 +1,16 @@
 // The Prometheus text-format reader, for scrapes of dcgm-exporter: the DCGM_FI_DEV_* gauges
 // usage reads (utilization, memory used, temperature, power, SM clock) become one Sample each,
 // the GPU named by its Hostname (else instance, else the file's name) and gpu (else UUID)
-// labels. A line without a timestamp takes the time in the file's name.
+// labels. A line without a timestamp takes the time in the file's name. Timestamps follow each
+// format's own rule: milliseconds in the Prometheus text format, seconds (a fraction allowed) in
+// OpenMetrics, which a file ending in "# EOF" is.
+#include <zlib.h>
+
 #include <charconv>
 #include <cmath>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -22,8 +28,13 @@ namespace fs = std::filesystem;
 class PromParser {
  public:
   PromParser(const std::string& file, GpuRegistry& registry, SampleSink& sink, ReadStats& stats,
-             std::optional<int64_t> file_time_ms)
-      : file_(file), registry_(registry), sink_(sink), stats_(stats), file_time_ms_(file_time_ms) {}
+             std::optional<int64_t> file_time_ms, bool openmetrics)
+      : file_(file),
+        registry_(registry),
+        sink_(sink),
+        stats_(stats),
+        file_time_ms_(file_time_ms),
+        openmetrics_(openmetrics) {}
 
   void line(std::string_view line, int64_t number, bool complete) {
     ++stats_.lines;
@@ -52,10 +63,9 @@ class PromParser {
     Sample s;
     if (space != std::string_view::npos) {
       std::string_view ts = trim_blanks(rest.substr(space + 1));
-      int64_t t = 0;
-      auto [tend, tec] = std::from_chars(ts.data(), ts.data() + ts.size(), t);
-      if (tec != std::errc() || tend != ts.data() + ts.size()) return bad(number, complete, "skip.bad_prom_timestamp");
-      s.time_ms = t;
+      auto t = openmetrics_ ? seconds_as_ms(ts) : whole_ms(ts);
+      if (!t) return bad(number, complete, "skip.bad_prom_timestamp");
+      s.time_ms = *t;
     } else if (file_time_ms_) {
       s.time_ms = *file_time_ms_;
     } else {
@@ -89,6 +99,23 @@ class PromParser {
   }
 
  private:
+  // Prometheus text: whole milliseconds.
+  static std::optional<int64_t> whole_ms(std::string_view ts) {
+    int64_t t = 0;
+    auto [end, ec] = std::from_chars(ts.data(), ts.data() + ts.size(), t);
+    if (ec != std::errc() || end != ts.data() + ts.size()) return std::nullopt;
+    return t;
+  }
+
+  // OpenMetrics: seconds, "1714348800" or "1714348800.123"; beyond ±10^15 s no time is real.
+  static std::optional<int64_t> seconds_as_ms(std::string_view ts) {
+    double t = 0;
+    auto [end, ec] = std::from_chars(ts.data(), ts.data() + ts.size(), t);
+    if (ec != std::errc() || end != ts.data() + ts.size() || !std::isfinite(t) || std::fabs(t) > 1e15)
+      return std::nullopt;
+    return std::llround(t * 1000);
+  }
+
   static int metric_field(std::string_view name) {
     if (name == "DCGM_FI_DEV_GPU_UTIL") return 0;
     if (name == "DCGM_FI_DEV_FB_USED") return 1;
@@ -123,7 +150,35 @@ class PromParser {
   SampleSink& sink_;
   ReadStats& stats_;
   std::optional<int64_t> file_time_ms_;
+  bool openmetrics_;
 };
+
+// Whether the file is OpenMetrics: its last line is "# EOF", which that format requires and the
+// Prometheus text format does not have. A plain file is read from its tail; a gzip one is
+// decompressed to its end (scrapes are small).
+bool ends_with_eof_marker(const std::string& path) {
+  std::string tail;
+  if (is_gzip_file(path)) {
+    gzFile gz = gzopen(path.c_str(), "rb");
+    if (!gz) return false;
+    char buf[1 << 16];
+    for (int got; (got = gzread(gz, buf, sizeof buf)) > 0;) {
+      tail.append(buf, static_cast<size_t>(got));
+      if (tail.size() > 64) tail.erase(0, tail.size() - 64);
+    }
+    gzclose(gz);
+  } else {
+    std::ifstream in(path, std::ios::binary);
+    in.seekg(0, std::ios::end);
+    const std::streamoff size = in.tellg();
+    if (!in || size <= 0) return false;
+    in.seekg(std::max<std::streamoff>(0, size - 64));
+    tail.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  std::string_view t = tail;
+  while (!t.empty() && (t.back() == '\n' || t.back() == '\r' || t.back() == ' ')) t.remove_suffix(1);
+  return t.size() >= 5 && t.substr(t.size() - 5) == "# EOF" && (t.size() == 5 || t[t.size() - 6] == '\n');
+}
 
 // A scrape file's time from the digits in its name (Unix seconds or milliseconds).
 std::optional<int64_t> time_from_name(const std::string& path) {
@@ -146,7 +201,7 @@ std::optional<int64_t> time_from_name(const std::string& path) {
 Result<ReadStats> read_prom_scrape(const std::string& path, OpenedSource& src, GpuRegistry& gpus, SampleSink& sink,
                                    const Progress& progress) {
   ReadStats stats;
-  PromParser parser(path, gpus, sink, stats, time_from_name(path));
+  PromParser parser(path, gpus, sink, stats, time_from_name(path), ends_with_eof_marker(path));
   return run_parser(path, parser, stats, src, progress);
 }
 

@@ -210,11 +210,21 @@ std::optional<double> parse_sample_value(const std::string& text) {
   return v;
 }
 
-enum class MetricRole { kUtil, kMemory, kTemperature };
+enum class MetricRole { kUtil, kMemory, kTemperature, kUtilHeld, kMemoryHeld };
 
-// Means for utilization and memory; the hottest reading for temperature, as HourAcc::temp_max.
-std::string hourly_promql(const std::string& metric, MetricRole role) {
-  return fmt::format("{}({}[1h])", role == MetricRole::kTemperature ? "max_over_time" : "avg_over_time", metric);
+// Means for utilization and memory; the hottest reading for temperature, as HourAcc::temp_max;
+// for the held shares, the mean of 0/1 readings above the floor. A subquery samples the series
+// each minute: a range selector cannot be filtered, and a minute is as fine as scrapes usually come.
+std::string hourly_promql(const std::string& metric, MetricRole role, double floor = 0) {
+  switch (role) {
+    case MetricRole::kTemperature:
+      return fmt::format("max_over_time({}[1h])", metric);
+    case MetricRole::kUtilHeld:
+    case MetricRole::kMemoryHeld:
+      return fmt::format("avg_over_time(({} > bool {})[1h:1m])", metric, floor);
+    default:
+      return fmt::format("avg_over_time({}[1h])", metric);
+  }
 }
 
 // Hours are collected per GPU name, laid into HourlyData once every metric is in.
@@ -300,7 +310,8 @@ HourlyData collected(Collector& out) {
 // One query_range over `chunk`, folded into `out`. Returns how many series answered.
 Result<size_t> query_metric(const PromQuery& q, const std::string& base, const std::string& metric, MetricRole role,
                             const Chunk& chunk, Collector& out) {
-  std::string promql = hourly_promql(metric, role);
+  const double floor = !q.held ? 0 : role == MetricRole::kUtilHeld ? q.held->util_above_pct : q.held->memory_above_mib;
+  std::string promql = hourly_promql(metric, role, floor);
   // The value for hour h is evaluated 1 ms before its end: Prometheus 2.x range selectors
   // include both ends, so evaluating at the hour's end would count a sample taken exactly on the
   // hour in two hours. At end − 1 ms the window is [start, end) on 3.x (left-open ranges) and
@@ -423,6 +434,12 @@ Result<size_t> fold_answer(const std::string& body, const std::string& url, cons
           acc.temp_max = acc.temp_max ? std::max(*acc.temp_max, temp) : temp;
           break;
         }
+        case MetricRole::kUtilHeld:
+          acc.util_held += std::clamp(*value, 0.0, 1.0);
+          break;
+        case MetricRole::kMemoryHeld:
+          acc.mem_held += std::clamp(*value, 0.0, 1.0);
+          break;
       }
       out.points += 1;
     }
@@ -446,10 +463,13 @@ Result<HourlyData> query_prometheus(const PromQuery& q) {
 
   init_curl_once();
   Collector out;
+  const std::string none;
   const std::pair<const std::string*, MetricRole> metrics[] = {
       {&q.util_metric, MetricRole::kUtil},
       {&q.memory_metric, MetricRole::kMemory},
       {&q.temperature_metric, MetricRole::kTemperature},
+      {q.held ? &q.util_metric : &none, MetricRole::kUtilHeld},
+      {q.held ? &q.memory_metric : &none, MetricRole::kMemoryHeld},
   };
   for (const auto& [metric, role] : metrics) {
     if (metric->empty()) continue;  // an optional metric the caller does not want

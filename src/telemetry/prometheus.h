@@ -1,10 +1,12 @@
 // Prometheus HTTP API reader: asks the server for hourly means (the aggregation runs there, as
 // PromQL avg_over_time over 1 h windows via /api/v1/query_range with a 1 h step) and returns
 // them as HourlyData, so `gpuplan usage --prometheus URL` downloads hours, not samples.
-// Utilization and memory are hourly means (avg_over_time); temperature the hourly maximum.
+// Utilization and memory are hourly means (avg_over_time); temperature the hourly maximum; the
+// held shares means of `metric > bool floor` over a 1 min subquery.
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "core/error.h"
@@ -19,6 +21,9 @@ struct PromQuery {
   std::string util_metric = "DCGM_FI_DEV_GPU_UTIL";
   std::string memory_metric = "DCGM_FI_DEV_FB_USED";
   std::string temperature_metric = "DCGM_FI_DEV_GPU_TEMP";
+  // With a rule, two more queries ask for each hour's share of readings that show the GPU held
+  // (utilization, memory used above the rule's floors), as HourAcc::util_held and mem_held.
+  std::optional<HeldRule> held;
   int retries = 3;           // on connection errors and 5xx, with backoff
   double timeout_s = 30;
 };

@@ -92,6 +92,15 @@ class SampleSink {
 
 // What a log cannot say about itself. dmon without -o DT prints no time: its samples are
 // placed from `dmon_start_ms`, one `dmon_interval_s` per round of GPUs.
+// When a reading shows its GPU held by a job (usage's demand: a cloud bills the GPUs held, busy
+// or not): utilization above `util_above_pct`, or memory used above `memory_above_mib` (a
+// process's CUDA context holds memory even while its kernels are idle). The caller sets both
+// from the catalog (usage.held_*); {0, 0} counts any reading above zero.
+struct HeldRule {
+  double util_above_pct = 0;
+  double memory_above_mib = 0;
+};
+
 struct ReadOptions {
   std::optional<int64_t> dmon_start_ms;
   int dmon_interval_s = 1;
@@ -99,6 +108,7 @@ struct ReadOptions {
   // values of a CSV row (power, clocks, ECC counts, clock event reasons) stay nullopt and are
   // not even looked at. Saves a third of the parsing on large logs.
   bool usage_metrics_only = false;
+  HeldRule held;  // for the hourly aggregator (telemetry/hourly.h)
 };
 
 // Called with (bytes done, bytes total) now and then, for a progress bar.

@@ -49,24 +49,40 @@ std::optional<SynthFormat> parse_synth_format(const std::string& s) {
   return std::nullopt;
 }
 
-int synth_utilization(const SynthOptions& o, int gpu, int64_t t) {
+// Whether a job holds the GPU at `t`. Outside a job a GPU reads as a real idle A100 does: 0% and
+// 0 MiB. The idle pattern is a GPU held but hardly used (a notebook left open).
+bool synth_held(const SynthOptions& o, int gpu, int64_t t) {
   const int64_t hour_of_day = (t / 3600) % 24;
   const int64_t day_of_week = (t / 86400) % 7;  // the start is a Monday
   switch (o.pattern) {
-    case SynthPattern::kIdle: return noise(o, gpu, t, 11);
-    case SynthPattern::kSteady: return 70 + noise(o, gpu, t, 21);
+    case SynthPattern::kIdle:
+    case SynthPattern::kSteady:
+      return true;
     case SynthPattern::kNightlyPeak:
-      if (gpu < o.gpus / 2 || hour_of_day >= 20) return 85 + noise(o, gpu, t, 11);
-      return noise(o, gpu, t, 4);
+      return gpu < o.gpus / 2 || hour_of_day >= 20;
     case SynthPattern::kWeeklyBurst:
-      if (day_of_week < 2) return 90 + noise(o, gpu, t, 11);
-      return noise(o, gpu, t, 4);
+      return day_of_week < 2;
+  }
+  return false;
+}
+
+int synth_utilization(const SynthOptions& o, int gpu, int64_t t) {
+  if (!synth_held(o, gpu, t)) return 0;
+  switch (o.pattern) {
+    case SynthPattern::kIdle:
+      return noise(o, gpu, t, 11);
+    case SynthPattern::kSteady:
+      return 70 + noise(o, gpu, t, 21);
+    case SynthPattern::kNightlyPeak:
+      return 85 + noise(o, gpu, t, 11);
+    case SynthPattern::kWeeklyBurst:
+      return 90 + noise(o, gpu, t, 11);
   }
   return 0;
 }
 
 int synth_memory_used_mib(const SynthOptions& o, int gpu, int64_t t) {
-  return 500 + synth_utilization(o, gpu, t) * 700;
+  return synth_held(o, gpu, t) ? 500 + synth_utilization(o, gpu, t) * 700 : 0;
 }
 
 int synth_temperature_c(const SynthOptions& o, int gpu, int64_t t) {

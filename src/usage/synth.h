@@ -10,11 +10,12 @@
 
 namespace gpuplan::usage {
 
+// Outside a job a GPU reads 0% and 0 MiB, as an idle A100 with no process does.
 enum class SynthPattern {
-  kIdle,         // every GPU 0–10%
-  kSteady,       // every GPU 70–90%
-  kNightlyPeak,  // the first half of the GPUs 85–95% all day; all of them 20:00–24:00
-  kWeeklyBurst,  // every GPU 90–100% on Monday and Tuesday, idle otherwise
+  kIdle,         // every GPU held all the time, 0–10% (a notebook left open)
+  kSteady,       // every GPU held, 70–90%
+  kNightlyPeak,  // the first half of the GPUs held at 85–95% all day; all of them 20:00–24:00
+  kWeeklyBurst,  // every GPU held at 90–100% on Monday and Tuesday, free otherwise
 };
 
 enum class SynthFormat {
@@ -40,6 +41,7 @@ std::optional<SynthPattern> parse_synth_pattern(const std::string& s);
 std::optional<SynthFormat> parse_synth_format(const std::string& s);
 
 // Utilization % of `gpu` at `t` seconds after the start (whole number, as nvidia-smi prints).
+bool synth_held(const SynthOptions& o, int gpu, int64_t t);  // whether a job holds the GPU
 int synth_utilization(const SynthOptions& o, int gpu, int64_t t);
 int synth_memory_used_mib(const SynthOptions& o, int gpu, int64_t t);
 int synth_temperature_c(const SynthOptions& o, int gpu, int64_t t);

@@ -155,26 +155,27 @@ std::optional<MonthlyRent> monthly_rent(const plan::Quote& q, int nodes, const U
   return m;
 }
 
-// The catalog prices: the GPU model's quote to own (whole purchasable units), and to rent the
-// chosen cloud offer on demand, or with RentBasis::kMonthly the market class's monthly rent.
+// The catalog prices: the GPU model's quote to own (whole purchasable units), and to rent: on
+// demand and spot at the chosen cloud offer, and by the month at the market class's whole-server
+// rent; RentBasis narrows renting to one basis.
 Result<Priced> catalog_prices(const UsageResult& r, const Options& o, const catalog::Catalog& cat) {
   int largest_platform = 1;
   for (const catalog::Entry* p : cat.of_kind("platform"))
     largest_platform = std::max(largest_platform, static_cast<int>(p->number("max_gpus")));
   const int per_node = std::min(r.gpus, largest_platform);
   plan::ConfigInput in;
-  in.config.gpu = o.gpu;
+  in.config.gpu = r.owned_gpu;
   in.config.gpus = per_node;
   in.config.nodes = (r.gpus + per_node - 1) / per_node;
   auto config = plan::resolve_config(in, cat);
   if (!config) return config.error();
   plan::Quote q = plan::build_quote(*config, cat);
-  auto offer = rent_offer_for(o.rent_offer, o.gpu, cat);
+  auto offer = rent_offer_for(o.rent_offer, r.owned_gpu, o.market, cat);
   if (!offer) return offer.error();
   std::string yaml = fmt::format(
       "name: measured-usage\nhorizon: {} months\nowned: {{gpus: {}, gpu: {}, price: [{}, {}]}}\n"
       "rent: {{cloud_offer: {}}}\ndemand: {{utilization: 0%}}\n",
-      cat.threshold("term.years") * 12, config->total_gpus(), o.gpu, q.total_buy.low, q.total_buy.high,
+      cat.threshold("term.years") * 12, config->total_gpus(), r.owned_gpu, q.total_buy.low, q.total_buy.high,
       offer->entry->id);
   auto parsed = tco::parse_scenario(yaml, "(catalog prices)", cat);
   if (!parsed) return parsed.error();
@@ -186,18 +187,20 @@ Result<Priced> catalog_prices(const UsageResult& r, const Options& o, const cata
   if (const catalog::Entry* platform = cat.find("platform", config->platform))
     out.unit_gpus = static_cast<int>(platform->opt_number("purchase_unit_gpus").value_or(1));
   out.sc.owned.unit_gpus = out.unit_gpus;
-  out.rent.basis = "hourly";
+  out.rent.basis = o.rent == RentBasis::kAll ? "all" : o.rent == RentBasis::kHourly ? "hourly" : "monthly";
   out.rent.hourly = *offer;
-  if (o.rent == RentBasis::kMonthly) {
-    out.rent.monthly = monthly_rent(q, config->nodes, r, *offer, cat);
-    if (!out.rent.monthly || !out.rent.monthly->entry)
-      return Error{{}, 0, "--rent", Phrase("error.usage.no_market_rent").fact("gpu", o.gpu)};
-    out.rent.basis = "monthly";
-    out.sc.rent = tco::RentOffers{};
-    out.sc.rent.monthly_gpu = out.rent.monthly->gpu_month;
-    out.sc.rent.monthly_unit_gpus = std::max(1, q.market->gpus);
-    out.sc.rent.source = out.rent.monthly->entry->source;
+  if (o.rent == RentBasis::kHourly) return out;
+  out.rent.monthly = monthly_rent(q, config->nodes, r, *offer, cat);
+  if (!out.rent.monthly || !out.rent.monthly->entry) {
+    if (o.rent == RentBasis::kMonthly)
+      return Error{{}, 0, "--rent", Phrase("error.usage.no_market_rent").fact("gpu", r.owned_gpu)};
+    out.rent.monthly.reset();
+    return out;
   }
+  if (o.rent == RentBasis::kMonthly) out.sc.rent = tco::RentOffers{};
+  out.sc.rent.monthly_gpu = out.rent.monthly->gpu_month;
+  out.sc.rent.monthly_unit_gpus = std::max(1, q.market->gpus);
+  if (o.rent == RentBasis::kMonthly) out.sc.rent.source = out.rent.monthly->entry->source;
   return out;
 }
 
@@ -228,7 +231,8 @@ Result<Priced> scenario_for(const UsageResult& r, const Options& o, const catalo
 
 }  // namespace
 
-Result<CloudOfferPrice> rent_offer_for(const std::string& id, const std::string& gpu, const catalog::Catalog& cat) {
+Result<CloudOfferPrice> rent_offer_for(const std::string& id, const std::string& gpu, const std::string& market,
+                                       const catalog::Catalog& cat) {
   const catalog::Entry* owned = cat.find("gpu", gpu);
   const std::string family = owned ? owned->text("family") : gpu;
   std::vector<CloudOfferPrice> offers;
@@ -240,8 +244,11 @@ Result<CloudOfferPrice> rent_offer_for(const std::string& id, const std::string&
     CloudOfferPrice p;
     p.entry = c;
     p.family = family;
+    // An offer that names no market is sold where its currency is: CNY in China.
+    p.market = c->has("market") ? c->text("market") : c->text("currency") == kDefaultCurrency ? "cn" : "global";
     p.listed_hour = c->number("on_demand_hour");
     p.gpu_hour_cny = rate->convert(p.listed_hour) / c->number("gpus");
+    if (auto spot = c->opt_number("spot_hour")) p.spot_gpu_hour_cny = rate->convert(*spot) / c->number("gpus");
     if (c->text("currency") != kDefaultCurrency) {
       p.fx = *rate;
       for (const catalog::Entry* fx : cat.of_kind("fx"))
@@ -250,13 +257,22 @@ Result<CloudOfferPrice> rent_offer_for(const std::string& id, const std::string&
     offers.push_back(p);
     ids.push_back(c->id);
   }
-  const std::string field = id.empty() ? "--scenario" : "--rent-offer";
+  const std::string field = id.empty() ? "--market" : "--rent-offer";
   if (offers.empty()) return Error{{}, 0, field, Phrase("error.usage.no_cloud_offer").fact("gpu", gpu)};
   if (id.empty()) {
-    // The first of equal prices, in catalog order.
-    auto best = std::min_element(offers.begin(), offers.end(), [](const CloudOfferPrice& a, const CloudOfferPrice& b) {
-      return a.gpu_hour_cny < b.gpu_hour_cny;
-    });
+    // The first of equal prices, in catalog order, of the buyer's market.
+    std::vector<CloudOfferPrice*> in_market;
+    for (CloudOfferPrice& p : offers)
+      if (p.market == market) in_market.push_back(&p);
+    if (in_market.empty())
+      return Error{
+          {},
+          0,
+          field,
+          Phrase("error.usage.no_offer_in_market").fact("gpu", gpu).fact("market", market).fact(list_of("valid", ids))};
+    CloudOfferPrice* best = *std::min_element(
+        in_market.begin(), in_market.end(),
+        [](const CloudOfferPrice* a, const CloudOfferPrice* b) { return a->gpu_hour_cny < b->gpu_hour_cny; });
     best->cheapest = true;
     return *best;
   }
@@ -271,6 +287,24 @@ Result<CloudOfferPrice> rent_offer_for(const std::string& id, const std::string&
                      .fact(list_of("valid", ids))};
   return Error{{}, 0, field,
                Phrase("error.usage.unknown_rent_offer").fact("id", id).fact("family", family).fact(list_of("valid", ids))};
+}
+
+std::string owned_gpu_for(int gpus, const catalog::Catalog& cat) {
+  // The project's first GPU; its platform decides whether the history fills whole boards.
+  const std::string sxm = "a100-80gb-sxm";
+  plan::ConfigInput in;
+  in.config.gpu = sxm;
+  in.config.gpus = std::max(1, gpus);
+  auto config = plan::resolve_config(in, cat);
+  int unit = 1;
+  if (config)
+    if (const catalog::Entry* platform = cat.find("platform", config->platform))
+      unit = static_cast<int>(platform->opt_number("purchase_unit_gpus").value_or(1));
+  if (config && gpus % unit == 0) return sxm;
+  const catalog::Entry* model = cat.find("gpu", sxm);
+  for (const catalog::Entry* g : cat.of_kind("gpu"))
+    if (model && g->text("family") == model->text("family") && g->text("form_factor") == "pcie") return g->id;
+  return sxm;
 }
 
 namespace {
@@ -296,11 +330,74 @@ Phrase beyond_owned(const UsageResult& r) {
 
 }  // namespace
 
+namespace {
+
+// The two heatmaps of one metric: day × hour (missing days kept as gaps) and weekday × hour.
+class HeatmapBuilder {
+ public:
+  void add(int64_t hour, std::optional<double> value) {
+    const int64_t day = floor_div(hour, 24);
+    const int hod = static_cast<int>(hour - day * 24);
+    if (day != current_day_) {
+      while (current_day_ != INT64_MIN && current_day_ + 1 < day) {
+        ++current_day_;
+        by_day.rows.push_back(civil_from_days(current_day_).date());
+        by_day.cells.emplace_back();
+      }
+      current_day_ = day;
+      by_day.rows.push_back(civil_from_days(day).date());
+      by_day.cells.emplace_back();
+    }
+    if (!value) return;
+    by_day.cells.back()[hod] = *value;
+    const int weekday = static_cast<int>(((day + 3) % 7 + 7) % 7);  // 1970-01-01 was a Thursday
+    week_sum_[weekday][hod] += *value;
+    week_n_[weekday][hod] += 1;
+  }
+
+  Heatmap by_weekday() const {
+    Heatmap h;
+    for (int w = 0; w < 7; ++w) {
+      h.rows.push_back(kWeekdays[w]);
+      h.cells.emplace_back();
+      for (int hod = 0; hod < 24; ++hod)
+        if (week_n_[w][hod] > 0) h.cells.back()[hod] = week_sum_[w][hod] / week_n_[w][hod];
+    }
+    return h;
+  }
+
+  Heatmap by_day;
+
+ private:
+  int64_t current_day_ = INT64_MIN;
+  std::array<std::array<double, 24>, 7> week_sum_{}, week_n_{};
+};
+
+// The fleet's mean memory used in one hour, as % of `gib` a GPU.
+std::optional<double> fleet_memory_pct(const std::vector<HourAcc>& accs, double gib) {
+  double sum = 0;
+  int n = 0;
+  for (const HourAcc& a : accs)
+    if (auto m = a.mean_mem()) sum += *m, ++n;
+  if (!n || gib <= 0) return std::nullopt;
+  return sum / n / (gib * 1024) * 100;
+}
+
+}  // namespace
+
+namespace {
+void price(UsageResult& r, const Options& options, const catalog::Catalog& cat);
+}  // namespace
+
 UsageResult analyse(const HourlyData& data, const Options& options, const catalog::Catalog& cat) {
   UsageResult r;
   r.stats = data.stats;
   r.gpu_names = data.gpus;
   r.gpus = static_cast<int>(data.gpus.size());
+  r.held = options.held;
+  r.owned_gpu_chosen = options.gpu.empty();
+  r.owned_gpu = options.gpu.empty() ? owned_gpu_for(r.gpus, cat) : options.gpu;
+  if (const catalog::Entry* model = cat.find("gpu", r.owned_gpu)) r.memory_gib = model->number("memory_gb");
   if (data.hours.empty()) {
     r.pattern = rule_of_thumb(r, {}, cat);
     return r;
@@ -309,65 +406,73 @@ UsageResult analyse(const HourlyData& data, const Options& options, const catalo
   const int64_t last = data.hours.rbegin()->first;
   r.first_hour = first;
   r.hours = last - first + 1;
-  const double threshold = options.busy_threshold_pct > 0 ? options.busy_threshold_pct : cat.threshold("usage.busy_threshold_pct");
 
   std::vector<double> util_sum(r.gpus, 0), util_n(r.gpus, 0);
   std::vector<double> gpu_hour_utils;
   r.demand.assign(static_cast<size_t>(r.hours), 0);
-  std::array<std::array<double, 24>, 7> week_sum{}, week_n{};
-  int64_t current_day = INT64_MIN;
+  HeatmapBuilder util_map, memory_map;
+  double util_total = 0;  // Σ hourly mean utilization, %
   for (const auto& [hour, accs] : data.hours) {
     for (size_t g = 0; g < accs.size(); ++g) {
       if (auto u = accs[g].mean_util()) {
         util_sum[g] += *u;
         ++util_n[g];
         gpu_hour_utils.push_back(*u);
-        if (*u >= threshold) r.demand[static_cast<size_t>(hour - first)] += 1;
+        util_total += *u;
       }
+      if (auto held = accs[g].held_share()) r.demand[static_cast<size_t>(hour - first)] += *held;
     }
-    const int64_t day = floor_div(hour, 24);
-    const int hod = static_cast<int>(hour - day * 24);
-    if (day != current_day) {
-      // Fill missing days so the day heatmap shows gaps as gaps.
-      while (current_day != INT64_MIN && current_day + 1 < day) {
-        ++current_day;
-        r.by_day.rows.push_back(civil_from_days(current_day).date());
-        r.by_day.cells.emplace_back();
-      }
-      current_day = day;
-      r.by_day.rows.push_back(civil_from_days(day).date());
-      r.by_day.cells.emplace_back();
-    }
-    if (auto f = fleet_util(accs)) {
-      r.by_day.cells.back()[hod] = *f;
-      const int weekday = static_cast<int>(((day + 3) % 7 + 7) % 7);  // 1970-01-01 was a Thursday
-      week_sum[weekday][hod] += *f;
-      week_n[weekday][hod] += 1;
-    }
+    util_map.add(hour, fleet_util(accs));
+    memory_map.add(hour, fleet_memory_pct(accs, r.memory_gib));
   }
+  for (double d : r.demand) r.held_gpu_hours += d;
+  // Work done while held: 4 GPUs held every hour at 40% are 40% efficient, not idle.
+  r.efficiency_pct = r.held_gpu_hours > 0 ? std::min(100.0, util_total / r.held_gpu_hours) : 0;
   for (int g = 0; g < r.gpus; ++g) r.gpu_mean_util.push_back(util_n[g] ? util_sum[g] / util_n[g] : 0);
   r.hosts = hosts_of(data, first, r.hours);
-  for (int w = 0; w < 7; ++w) {
-    r.by_weekday.rows.push_back(kWeekdays[w]);
-    r.by_weekday.cells.emplace_back();
-    for (int h = 0; h < 24; ++h)
-      if (week_n[w][h] > 0) r.by_weekday.cells.back()[h] = week_sum[w][h] / week_n[w][h];
-  }
+  r.by_day = std::move(util_map.by_day);
+  r.by_weekday = util_map.by_weekday();
+  r.memory_by_day = std::move(memory_map.by_day);
+  r.memory_by_weekday = memory_map.by_weekday();
   for (const Bin& b : kBins) {
     double n = std::count_if(gpu_hour_utils.begin(), gpu_hour_utils.end(), [&](double u) { return u >= b.low && u < b.high; });
     r.bins.emplace_back(b.name, gpu_hour_utils.empty() ? 0 : n / gpu_hour_utils.size());
   }
   r.pattern = rule_of_thumb(r, gpu_hour_utils, cat);
+  price(r, options, cat);
+  return r;
+}
 
+UsageResult analyse_jobs(const telemetry::JobDemand& jobs, const Options& options, const catalog::Catalog& cat) {
+  UsageResult r;
+  r.stats = jobs.stats;
+  r.gpus = jobs.peak_gpus;
+  r.demand_source = jobs.format;
+  r.owned_gpu_chosen = options.gpu.empty();
+  r.owned_gpu = options.gpu.empty() ? owned_gpu_for(r.gpus, cat) : options.gpu;
+  r.first_hour = jobs.first_hour;
+  r.hours = static_cast<int64_t>(jobs.demand.size());
+  r.demand = jobs.demand;
+  for (double d : r.demand) r.held_gpu_hours += d;
+  // Accounting says what was held, not how busy it was: no utilization, so no pattern.
+  r.pattern.why.push_back(Phrase("usage.why.no_utilization").fact("source", jobs.format));
+  price(r, options, cat);
+  return r;
+}
+
+namespace {
+
+void price(UsageResult& r, const Options& options, const catalog::Catalog& cat) {
   auto priced = scenario_for(r, options, cat);
   if (!priced) {
     r.recommendation_why.push_back(Phrase("usage.why.no_costs").fact("why", {priced.error().phrase()}));
-    return r;
+    return;
   }
   const tco::Scenario& sc = priced->sc;
   r.rent = priced->rent;
   r.unit_gpus = priced->unit_gpus;
   r.platform = priced->platform;
+  if (sc.owned.gpus > 0) r.owned_price = sc.owned.purchase;
   r.costs = tco::analyse(sc, cat);
   const tco::TcoResult& c = *r.costs;
   r.recommendation = c.recommendation;
@@ -376,11 +481,14 @@ UsageResult analyse(const HourlyData& data, const Options& options, const catalo
   for (const Phrase& why : c.why)
     if (why.key != "tco.why.unit_platform" && why.key != "tco.why.unit_server") r.recommendation_why.push_back(why);
   if (r.owned_gpus < r.gpus && !r.demand.empty()) r.recommendation_why.push_back(beyond_owned(r));
-  if (r.pattern.verdict != (r.recommendation == "hybrid" ? "hybrid" : r.recommendation == "buy" ? "buy" : "rent"))
+  if (!r.pattern.verdict.empty() && r.pattern.verdict != (r.recommendation == "hybrid" ? "hybrid"
+                                                          : r.recommendation == "buy"  ? "buy"
+                                                                                       : "rent"))
     r.recommendation_why.push_back(
         Phrase("usage.why.rule_differs").fact("verdict", {Phrase("usage.verdict." + r.pattern.verdict)}));
-  return r;
 }
+
+}  // namespace
 
 std::string demand_csv(const UsageResult& r) {
   std::string out = "hour,busy_gpus\n";

@@ -1,6 +1,7 @@
-// Usage: utilization history → hourly means per GPU → heatmaps, utilization bins, a demand
-// profile (busy GPUs per hour), the rule-of-thumb pattern (SPEC F) and, through the tco model,
-// the cost-optimal strategy on the measured profile.
+// Usage: utilization history → hourly means per GPU → heatmaps of utilization and memory,
+// utilization bins, a demand profile (GPUs held per hour, as fractions of the hour: a cloud bills
+// the GPUs held, busy or not), the rule-of-thumb pattern (SPEC F) and, through the tco model,
+// every strategy costed side by side on the measured profile.
 #pragma once
 
 #include <array>
@@ -17,26 +18,31 @@
 #include "tco/scenario.h"
 #include "tco/tco.h"
 #include "telemetry/hourly.h"
+#include "telemetry/job_demand.h"
 
 namespace gpuplan::usage {
 
-// How renting is priced when the catalog prices the answer: by the hour at a catalog cloud offer
-// (on demand), or by the month at the articles' whole-server rent (catalog market class).
-enum class RentBasis { kHourly, kMonthly };
+// How renting is priced when the catalog prices the answer: every basis side by side (on demand
+// and spot at a catalog cloud offer, monthly at the articles' whole-server rent), or only by the
+// hour, or only by the month.
+enum class RentBasis { kAll, kHourly, kMonthly };
 
 struct Options {
-  double busy_threshold_pct = 0;  // 0: catalog usage.busy_threshold_pct
+  telemetry::HeldRule held;               // what the history was read with (shown with the demand)
   std::optional<tco::Scenario> scenario;  // prices for the cost answer; nullopt: from the catalog
-  std::string gpu = "a100-80gb-sxm";      // owned GPU model when the catalog prices the answer
-  RentBasis rent = RentBasis::kHourly;
-  std::string rent_offer;                 // catalog cloud_offer id; empty: the cheapest for the GPU's family
+  std::string gpu;                        // owned GPU model; empty: the history's GPUs as a whole server holds them
+  RentBasis rent = RentBasis::kAll;
+  std::string rent_offer;     // catalog cloud_offer id; empty: the cheapest of `market` for the GPU's family
+  std::string market = "cn";  // cloud_offer market whose offers price renting: "cn" | "global"
 };
 
 // A catalog cloud offer as listed and as priced: the figures a buyer needs to check it.
 struct CloudOfferPrice {
   const catalog::Entry* entry = nullptr;  // id, name(s), source(s), as_of
   std::string family;                     // the GPU family it rents ("a100-80gb")
-  bool cheapest = false;                  // picked as the cheapest (no --rent-offer)
+  std::string market;                     // the buyers' market it is sold in ("cn", "global")
+  bool cheapest = false;                  // picked as the cheapest of its market (no --rent-offer)
+  std::optional<double> spot_gpu_hour_cny;  // its spot price per GPU-hour, where it lists one
   double listed_hour = 0;                 // per instance-hour, in the offer's currency
   double gpu_hour_cny = 0;                // per GPU-hour in CNY
   std::optional<ExchangeRate> fx;         // the rate used when the offer is not in CNY
@@ -58,20 +64,21 @@ struct MonthlyRent {
 // "monthly" (catalog prices; `hourly` is the offer priced, or compared with the monthly rent) or
 // "scenario" (the caller's --scenario, named by its `source`).
 struct RentChoice {
-  std::string basis;
+  std::string basis;  // "all" | "hourly" | "monthly" | "scenario"
   std::optional<CloudOfferPrice> hourly;
   std::optional<MonthlyRent> monthly;
   std::string scenario_source;  // the scenario file
 };
 
 // The cloud offer renting is priced at: `id`, or with an empty id the cheapest on-demand price a
-// GPU-hour for `gpu`'s family. Errors (field --rent-offer): an unknown id (listing the offers for
-// the family), an offer for another GPU family, no offer for the family at all.
-Result<CloudOfferPrice> rent_offer_for(const std::string& id, const std::string& gpu, const catalog::Catalog& cat);
+// GPU-hour for `gpu`'s family in `market`. Errors (field --rent-offer): an unknown id (listing the
+// offers for the family), an offer for another GPU family, no offer for the family in the market.
+Result<CloudOfferPrice> rent_offer_for(const std::string& id, const std::string& gpu, const std::string& market,
+                                       const catalog::Catalog& cat);
 
 struct Heatmap {
   std::vector<std::string> rows;                             // "2024-05-01", or a weekday id "Mon".."Sun"
-  std::vector<std::array<std::optional<double>, 24>> cells;  // mean utilization %, nullopt: no data
+  std::vector<std::array<std::optional<double>, 24>> cells;  // mean %, nullopt: no data
 };
 
 struct Pattern {
@@ -93,11 +100,21 @@ struct UsageResult {
   std::vector<std::string> gpu_names;
   std::vector<double> gpu_mean_util;      // per GPU over the whole period, %
   std::vector<HostUsage> hosts;           // GPU names are "host/gpu"
-  Heatmap by_day;                          // day × hour
-  Heatmap by_weekday;                      // Mon..Sun × hour
+  Heatmap by_day;                         // day × hour, utilization %
+  Heatmap by_weekday;                     // Mon..Sun × hour, utilization %
+  Heatmap memory_by_day;                  // day × hour, memory used % of `memory_gib`
+  Heatmap memory_by_weekday;
+  double memory_gib = 0;  // a GPU's memory the memory heatmaps are shares of (the owned model's)
   std::vector<std::pair<std::string, double>> bins;  // "0-20" → share of GPU-hours
-  std::vector<double> demand;              // busy GPUs per hour, first hour to last
+  std::vector<double> demand;                        // GPUs held per hour (fractions of the hour), first hour to last
   int64_t first_hour = 0;                  // hours since 1970 of demand[0]
+  telemetry::HeldRule held;                // what counted as held
+  double held_gpu_hours = 0;               // Σ demand
+  double efficiency_pct = 0;               // mean utilization while held: Σ hourly utilization ÷ held GPU-hours
+  std::string demand_source;               // "" (telemetry) | "sacct" | "kube": where the demand came from
+  std::string owned_gpu;                   // the GPU model owning is priced at
+  std::optional<Range> owned_price;        // buying the history's GPUs: the catalog quote, or the scenario's purchase
+  bool owned_gpu_chosen = false;           // picked for the history's GPU count (no --gpu)
   Pattern pattern;
   std::optional<tco::TcoResult> costs;     // the cost-optimal answer on this profile
   std::string recommendation;              // strategy id
@@ -110,6 +127,16 @@ struct UsageResult {
 };
 
 UsageResult analyse(const telemetry::HourlyData& data, const Options& options, const catalog::Catalog& catalog);
+
+// The same cost answer on demand from job accounting (Slurm sacct, kube-state-metrics GPU
+// requests): GPUs held per hour, no utilization (no heatmaps, bins or pattern); the GPUs priced
+// are the most held at once.
+UsageResult analyse_jobs(const telemetry::JobDemand& jobs, const Options& options, const catalog::Catalog& catalog);
+
+// The GPU model owning `gpus` GPUs is priced at when the user names none: the family's SXM
+// model where the history fills whole HGX boards, else its PCIe card in a server that holds them
+// (a 4-GPU history is not half of an 8-GPU board).
+std::string owned_gpu_for(int gpus, const catalog::Catalog& cat);
 
 // Writes the demand profile as `hour,busy_gpus` CSV, which `gpuplan tco` reads.
 std::string demand_csv(const UsageResult& r);

@@ -39,9 +39,9 @@ TEST(HardeningBoundsCli, OutOfRangeFlagsExitTwoNamingTheFlag) {
       {"recommend --task finetune --params 13B --budget 0", "--budget: must be more than 0 (got 0)"},
       {"recommend --task inference --params 13B --latency-ms inf", "--latency-ms: must be a finite number (got inf)"},
       // 0 used to be replaced by the catalog's default without a word.
-      {"usage --busy-threshold 0 x.csv", "--busy-threshold: must be more than 0 and at most 100 % (got 0)"},
-      {"usage --busy-threshold nan x.csv", "--busy-threshold: must be more than 0 and at most 100 % (got nan)"},
-      {"usage --busy-threshold 101 x.csv", "--busy-threshold: must be more than 0 and at most 100 % (got 101)"},
+      {"usage --busy-threshold 101 x.csv", "--busy-threshold: must be at least 0 and less than 100 % (got 101)"},
+      {"usage --busy-threshold nan x.csv", "--busy-threshold: must be at least 0 and less than 100 % (got nan)"},
+      {"usage --busy-threshold 100 x.csv", "--busy-threshold: must be at least 0 and less than 100 % (got 100)"},
       {"tco " + source_path("examples/tco-dual-a100.yaml") + " --draws -1",
        "--draws: must be between 0 and 100,000,000 (got -1)"},
   };

@@ -195,8 +195,8 @@ std::vector<Hostile> planning_rows() {
 std::vector<Hostile> host_rows() {
   return {
       // usage
-      {"UsageBusyThresholdZero", {{"u.csv", kCsvHeader + csv_row("2024/05/06 01:00:00.000", 0)}},
-       "usage u.csv --busy-threshold 0", {"--busy-threshold"}},
+      {"UsageBusyThresholdHundred", {{"u.csv", kCsvHeader + csv_row("2024/05/06 01:00:00.000", 0)}},
+       "usage u.csv --busy-threshold 100", {"--busy-threshold"}},
       {"UsageBusyThresholdOver", {{"u.csv", kCsvHeader + csv_row("2024/05/06 01:00:00.000", 0)}},
        "usage u.csv --busy-threshold 150", {"--busy-threshold"}},
       {"UsageBusyThresholdNan", {{"u.csv", kCsvHeader + csv_row("2024/05/06 01:00:00.000", 0)}},
@@ -217,7 +217,8 @@ std::vector<Hostile> host_rows() {
        "usage u.csv --rent-offer no-such-offer", {"no-such-offer"}},
       {"UsageFifo", {}, "usage pipe.csv", {"pipe.csv"}, {}, {"pipe.csv"}},
       {"UsageMissing", {}, "usage nothing.csv", {"nothing.csv"}},
-      {"UsageWriteDemandFull", {{"u.csv", kCsvHeader + csv_row("2024/05/06 01:00:00.000", 0)}},
+      {"UsageWriteDemandFull",
+       {{"u.csv", kCsvHeader + csv_row("2024/05/06 01:00:00.000", 0) + csv_row("2024/05/06 01:00:01.000", 0)}},
        "usage u.csv --write-demand /dev/full", {"/dev/full"}},
       // diagnose
       {"DiagnoseSampleNan", {}, "diagnose --sample nan", {"--sample"}},

@@ -140,7 +140,7 @@ TEST(TcoRenderTest, JsonHasExactlyThePublicKeys) {
             (std::set<std::string>{"id", "total", "per_used_gpu_hour", "lines", "cumulative_by_month"}));
   EXPECT_EQ(keys_of(j["strategies"][0]["lines"][0]), (std::set<std::string>{"id", "item", "amount"}));
   EXPECT_EQ(keys_of(j["break_even"]),
-            (std::set<std::string>{"rent_hourly", "rent_monthly", "hourly_vs_monthly_hours"}));
+            (std::set<std::string>{"rent_hourly", "rent_monthly", "hourly_vs_monthly_hours", "continuous_job_days"}));
   EXPECT_EQ(keys_of(j["break_even"]["rent_hourly"]), (std::set<std::string>{"month", "utilization"}));
   EXPECT_EQ(keys_of(j["hybrid"]), (std::set<std::string>{"owned_gpus", "total", "curve"}));
   EXPECT_EQ(keys_of(j["hybrid"]["curve"][0]), (std::set<std::string>{"owned_gpus", "total"}));

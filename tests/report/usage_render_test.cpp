@@ -100,6 +100,9 @@ UsageResult nightly() {
   r.by_weekday = {{"Wed", "Thu"}, {nightly_peak(), day2}};
   r.bins = {{"0-20", 5.0 / 6}, {"20-40", 0}, {"40-60", 0}, {"60-80", 0}, {"80-100", 1.0 / 6}};
   for (int h = 0; h < 48; ++h) r.demand.push_back(h % 24 >= 20 ? 2 : 0);
+  r.held_gpu_hours = 16;  // 2 GPUs × 4 evening hours × 2 days
+  r.efficiency_pct = 95;
+  r.held = {0, 64};
   r.first_hour = 476256;
   r.pattern = {"hybrid", {pattern_why()}};
   tco::TcoResult costs;
@@ -117,11 +120,11 @@ UsageResult nightly() {
 
 TEST(UsageRenderTest, JsonHasExactlyThePublicKeys) {
   const json j = usage_json(nightly(), Lang::kEn);
-  EXPECT_EQ(keys_of(j),
-            (std::set<std::string>{"hours", "gpus", "heatmap", "bins", "pattern", "recommendation", "rent_offer",
-                                   "strategies", "skipped", "skipped_count", "gpu_names", "gpu_mean_util", "hosts",
-                                   "demand"}));
-  EXPECT_EQ(keys_of(j["heatmap"]), (std::set<std::string>{"by_day", "by_weekday"}));
+  EXPECT_EQ(keys_of(j), (std::set<std::string>{"hours", "gpus", "heatmap", "bins", "pattern", "recommendation",
+                                               "rent_offer", "strategies", "skipped", "skipped_count", "gpu_names",
+                                               "gpu_mean_util", "hosts", "demand", "owned"}));
+  EXPECT_EQ(keys_of(j["heatmap"]),
+            (std::set<std::string>{"by_day", "by_weekday", "memory_by_day", "memory_by_weekday", "memory_gib"}));
   EXPECT_EQ(keys_of(j["heatmap"]["by_day"]), (std::set<std::string>{"rows", "cells"}));
   EXPECT_EQ(keys_of(j["heatmap"]["by_weekday"]), (std::set<std::string>{"rows", "cells"}));
   EXPECT_EQ(keys_of(j["bins"]), (std::set<std::string>{"0-20", "20-40", "40-60", "60-80", "80-100"}));
@@ -129,7 +132,9 @@ TEST(UsageRenderTest, JsonHasExactlyThePublicKeys) {
   EXPECT_EQ(keys_of(j["recommendation"]), (std::set<std::string>{"strategy", "owned_gpus", "unit_gpus", "why"}));
   EXPECT_EQ(keys_of(j["strategies"][0]), (std::set<std::string>{"id", "total", "per_used_gpu_hour"}));
   EXPECT_EQ(keys_of(j["skipped"][0]), (std::set<std::string>{"file", "line", "reason"}));
-  EXPECT_EQ(keys_of(j["demand"]), (std::set<std::string>{"first_hour", "busy_gpus"}));
+  EXPECT_EQ(keys_of(j["demand"]),
+            (std::set<std::string>{"first_hour", "source", "busy_gpus", "held_gpu_hours", "efficiency_pct", "held_rule"}));
+  EXPECT_EQ(keys_of(j["owned"]), (std::set<std::string>{"gpu", "gpus", "platform", "chosen_for_history", "price"}));
 }
 
 TEST(UsageRenderTest, JsonCarriesTheValuesUnrounded) {
@@ -186,7 +191,11 @@ TEST(UsageRenderTest, JsonStrategiesAreAnEmptyArrayWithoutCosts) {
 }
 
 TEST(UsageRenderTest, RenderJsonIsTheJsonDocument) {
-  EXPECT_EQ(json::parse(render_usage(nightly(), Format::kJson, Style{})), usage_json(nightly(), Lang::kEn));
+  // As written: every figure that is not whole to 4 decimals (bins 5/6 → 0.8333).
+  const json written = json::parse(render_usage(nightly(), Format::kJson, Style{}));
+  EXPECT_EQ(written, rounded_figures(usage_json(nightly(), Lang::kEn)));
+  EXPECT_EQ(written["bins"]["0-20"], 0.8333);
+  EXPECT_EQ(written["gpu_mean_util"][0], 24.1667);
 }
 
 // --- Terminal heatmap -----------------------------------------------------------------------
@@ -255,8 +264,16 @@ TEST(UsageRenderTest, TableShowsSummaryHeatmapsPatternAndCosts) {
                       0),
             0u)
       << out;
-  EXPECT_NE(out.find(en(Phrase("usage_demand_summary").fact("mean", "0.3").fact("peak", "2")) + "\n"),
-            std::string::npos);  // 16 / 48
+  EXPECT_NE(out.find(en(Phrase("usage_demand_summary")
+                            .fact("mean", "0.3")
+                            .fact("peak", "2")
+                            .fact("held", "16")
+                            .fact("efficiency", "95.0%")
+                            .fact("util_floor", "0")
+                            .fact("memory_floor", "64")) +
+                     "\n"),
+            std::string::npos)
+      << out;  // 16 / 48
   // The weekday map comes first, then the day map, each row indented under its heading.
   const size_t weekday = out.find("\n" + en("usage_by_weekday") + "\n");
   const size_t day = out.find("\n" + en("usage_by_day") + "\n");

@@ -143,9 +143,9 @@ TEST(HardeningResourcesTelemetry, TheAggregatorStopsAtItsAccumulatorsAndAMergeIs
   // Merging {b: hour 7} into {a: hour 7} makes hour 7's row 2 long (b is GPU 1 here): 1 more.
   HourlyData a, b;
   a.gpus = {"h/a"};
-  a.hours[7] = {HourAcc{1, 1, 0, 50, 0, {}}};
+  a.hours[7] = {HourAcc{1, 1, 0, 50, 0, 0, 0, {}}};
   b.gpus = {"h/b"};
-  b.hours[7] = {HourAcc{1, 1, 0, 70, 0, {}}};
+  b.hours[7] = {HourAcc{1, 1, 0, 70, 0, 0, 0, {}}};
   int64_t none = 0;
   EXPECT_FALSE(a.merge(b, none));
   EXPECT_EQ(a.gpus.size(), 1u);  // unchanged

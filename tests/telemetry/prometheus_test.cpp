@@ -523,9 +523,12 @@ TEST(PrometheusTest, RealPrometheusMatchesTheCsvHeatmap) {
   q.url = url;
   q.from_s = o.start_s;
   q.to_s = o.start_s + 90 * 86400;
+  q.held = HeldRule{0, 64};  // the catalog's rule: the held shares' PromQL runs on a real server
   auto from_prometheus = query_prometheus(q);
   ASSERT_TRUE(from_prometheus) << from_prometheus.error().str() << "\n" << prometheus->log();
-  auto from_csv = read_hourly({csv}, SourceFormat::kSmiCsv);
+  ReadOptions held;
+  held.held = HeldRule{0, 64};
+  auto from_csv = read_hourly({csv}, SourceFormat::kSmiCsv, {}, held);
   ASSERT_TRUE(from_csv) << from_csv.error().str();
 
   // The same two GPUs. The CSV reader names a GPU by its uuid column and lists GPUs as the log
@@ -555,18 +558,46 @@ TEST(PrometheusTest, RealPrometheusMatchesTheCsvHeatmap) {
       if (!prom_mean) continue;
       ++in_both;
       // Both sides see the same integer samples; only rounding may differ.
+      // The held share: the subquery samples each minute, as the CSV has a reading a minute.
       bool same = std::abs(*prom_mean - *csv_mean) <= 0.5 && acc.mean_mem() && row[g].mean_mem() &&
-                  std::abs(*acc.mean_mem() - *row[g].mean_mem()) <= 0.5 && acc.temp_max == row[g].temp_max;
+                  std::abs(*acc.mean_mem() - *row[g].mean_mem()) <= 0.5 && acc.temp_max == row[g].temp_max &&
+                  acc.held_share() && row[g].held_share() &&
+                  std::abs(*acc.held_share() - *row[g].held_share()) <= 1.0 / 60 + 1e-9;
       if (!same && ++disagree <= 5)
         first_disagreements +=
-            fmt::format("hour {} GPU {}: util {} vs {}, memory {} vs {}, temperature {} vs {}\n", hour, g, *prom_mean,
-                        *csv_mean, acc.mean_mem().value_or(-1), row[g].mean_mem().value_or(-1),
-                        acc.temp_max.value_or(-1), row[g].temp_max.value_or(-1));
+            fmt::format("hour {} GPU {}: util {} vs {}, memory {} vs {}, temperature {} vs {}, held {} vs {}\n", hour,
+                        g, *prom_mean, *csv_mean, acc.mean_mem().value_or(-1), row[g].mean_mem().value_or(-1),
+                        acc.temp_max.value_or(-1), row[g].temp_max.value_or(-1), acc.held_share().value_or(-1),
+                        row[g].held_share().value_or(-1));
     }
   }
   EXPECT_EQ(csv_gpu_hours, 2 * 90 * 24);
   EXPECT_EQ(disagree, 0) << "(Prometheus first, then the CSV)\n" << first_disagreements;
   EXPECT_GE(in_both, csv_gpu_hours * 95 / 100) << in_both << " of " << csv_gpu_hours << " CSV GPU-hours in Prometheus";
+}
+
+// With a held rule (issue 27), two more queries ask for each hour's share of readings that show
+// the GPU held: `metric > bool floor` averaged over a one-minute subquery. The shares land in
+// util_held and mem_held against the hour's one reading; held_share keeps the larger: 0.75.
+TEST(PrometheusTest, HeldSharesAreAskedWithTheRulesFloors) {
+  CannedServer server([](const std::string& target) -> Reply {
+    const std::string query = query_param(target, "query");
+    const std::string point = R"({"metric":{"Hostname":"n","gpu":"0"},"values":[[1714352399.999,")";
+    if (query == "avg_over_time((DCGM_FI_DEV_GPU_UTIL > bool 5)[1h:1m])") return {200, success(point + R"(0.25"]]})")};
+    if (query == "avg_over_time((DCGM_FI_DEV_FB_USED > bool 64)[1h:1m])") return {200, success(point + R"(0.75"]]})")};
+    if (query.find("DCGM_FI_DEV_GPU_UTIL") != std::string::npos) return {200, success(point + R"(20"]]})")};
+    if (query.find("DCGM_FI_DEV_FB_USED") != std::string::npos) return {200, success(point + R"(30000"]]})")};
+    return {200, kEmpty};
+  });
+  PromQuery q = two_hours(server.url());
+  q.held = HeldRule{5, 64};
+  auto data = query_prometheus(q);
+  ASSERT_TRUE(data) << data.error().str();
+  const HourAcc& acc = data->hours.at(kMidnightHour)[0];
+  EXPECT_EQ(acc.util_held, 0.25);
+  EXPECT_EQ(acc.mem_held, 0.75);
+  EXPECT_EQ(acc.held_share(), 0.75);
+  EXPECT_EQ(server.targets().size(), 5u);
 }
 
 }  // namespace

@@ -2,9 +2,10 @@
 // strategy with catalog prices, and the demand profile that tco reads.
 #include "usage/usage.h"
 
-#include <sstream>
-
 #include <gtest/gtest.h>
+
+#include <map>
+#include <sstream>
 
 #include "tco/tco.h"
 #include "test_support.h"
@@ -24,7 +25,9 @@ TEST(SynthTest, PatternsAreWhatTheyClaim) {
   SynthOptions o;
   o.pattern = SynthPattern::kNightlyPeak;
   EXPECT_GE(synth_utilization(o, 0, 3 * 3600), 85);   // first half: busy all day
-  EXPECT_LE(synth_utilization(o, 7, 3 * 3600), 3);    // second half: idle at 03:00
+  EXPECT_EQ(synth_utilization(o, 7, 3 * 3600), 0);    // second half: free at 03:00, as an idle A100 reads
+  EXPECT_EQ(synth_memory_used_mib(o, 7, 3 * 3600), 0);
+  EXPECT_FALSE(synth_held(o, 7, 3 * 3600));
   EXPECT_GE(synth_utilization(o, 7, 21 * 3600), 85);  // … and busy at 21:00
   o.pattern = SynthPattern::kWeeklyBurst;
   EXPECT_GE(synth_utilization(o, 3, 86400 + 5), 90);      // Tuesday
@@ -68,13 +71,16 @@ TEST(UsageTest, NoDataRentsAndSaysSo) {
   EXPECT_EQ(r.pattern.why[0], Phrase("usage.why.no_data"));
 }
 
-TEST(UsageTest, SteadyProfileBuys) {
-  UsageResult r = analyse(synth_hours(SynthPattern::kSteady, 7), {}, default_catalog());
+// Against renting by the hour, a fleet held around the clock is cheaper owned.
+TEST(UsageTest, SteadyProfileBuysRatherThanRentByTheHour) {
+  Options hourly;
+  hourly.rent = RentBasis::kHourly;
+  UsageResult r = analyse(synth_hours(SynthPattern::kSteady, 7), hourly, default_catalog());
   EXPECT_EQ(r.pattern.verdict, "buy");  // hourly means ≈ 80%, all in 60–95%
   EXPECT_NEAR(r.bins[3].second, 1.0, 1e-12);
   EXPECT_EQ(r.recommendation, "buy");
   EXPECT_EQ(r.owned_gpus, 8);
-  for (double d : r.demand) EXPECT_EQ(d, 8);  // every GPU busy every hour
+  for (double d : r.demand) EXPECT_EQ(d, 8);  // every GPU held every hour
   // All GPU-hours in the 60–95% band (usage.buy_band_pct).
   ASSERT_EQ(r.pattern.why.size(), 1u);
   EXPECT_EQ(r.pattern.why[0], Phrase("usage.why.band").fact("share", "100%").fact("low", "60").fact("high", "95"));
@@ -84,10 +90,29 @@ TEST(UsageTest, SteadyProfileBuys) {
   EXPECT_EQ(*r.recommendation_why[0].value("strategy"), "buy");
 }
 
+// Every basis side by side on the same steady fleet: the articles' whole-server monthly rent
+// [S0 §2.1] is the cheapest. Worked by hand: 8 GPUs held every hour of the 36-month horizon;
+// monthly: 8 GPUs × ¥1,687.5 (midpoint of ¥1,500–1,875 a GPU-month) × 36 whole months =
+// ¥486,000; on demand: 8 × 26,280 h × ¥34.7 = ¥7,295,328.
+TEST(UsageTest, SteadyProfileRentsMonthlyWhenEveryBasisIsCosted) {
+  UsageResult r = analyse(synth_hours(SynthPattern::kSteady, 7), {}, default_catalog());
+  ASSERT_TRUE(r.costs.has_value());
+  EXPECT_EQ(r.recommendation, "rent_monthly");
+  std::map<std::string, double> total;
+  for (const auto& s : r.costs->strategies) total[s.id] = s.total;
+  EXPECT_NEAR(total["rent_monthly"], 486000, 1e-6);
+  EXPECT_NEAR(total["rent_hourly"], 7295328, 1e-6);
+  EXPECT_EQ(total.count("buy"), 1u);
+  EXPECT_EQ(total.count("hybrid"), 1u);
+  EXPECT_EQ(total.count("spot"), 0u);  // no spot price in the China market
+}
+
 TEST(UsageTest, NightlyPeakLooksHybridAndOwnsHalfThePcieGpus) {
   // PCIe cards are bought one by one, so the hybrid may own any number of them.
   Options pcie;
   pcie.gpu = "a100-80gb-pcie";
+  pcie.rent = RentBasis::kHourly;
+  pcie.market = "global";  // RunPod's ¥9.8968 a GPU-hour: cheap enough that peak hours are rented
   UsageResult r = analyse(synth_hours(SynthPattern::kNightlyPeak, 14), pcie, default_catalog());
   EXPECT_EQ(r.pattern.verdict, "hybrid");
   // 4 GPUs busy all day, all 8 from 20:00 to 24:00: demand 4 or 8.
@@ -114,7 +139,9 @@ TEST(UsageTest, NightlyPeakLooksHybridAndOwnsHalfThePcieGpus) {
 TEST(UsageTest, NightlyPeakOnSxmOwnsTheWholeBoardOrNone) {
   // The same profile on SXM cards: an HGX board is only sold with all 8, so owning half is not a
   // choice. Owning the board beats renting the 4 baseline GPUs around the clock plus the peak.
-  UsageResult r = analyse(synth_hours(SynthPattern::kNightlyPeak, 14), {}, default_catalog());
+  Options hourly;
+  hourly.rent = RentBasis::kHourly;
+  UsageResult r = analyse(synth_hours(SynthPattern::kNightlyPeak, 14), hourly, default_catalog());
   EXPECT_EQ(r.pattern.verdict, "hybrid");
   EXPECT_EQ(r.unit_gpus, 8);
   EXPECT_EQ(r.recommendation, "buy");
@@ -135,7 +162,10 @@ TEST(UsageTest, WithoutACloudOfferThereIsNoCostAnswerAndItSaysWhy) {
 }
 
 TEST(UsageTest, HeatmapsByDayAndWeekday) {
-  UsageResult r = analyse(synth_hours(SynthPattern::kWeeklyBurst, 14), {}, default_catalog());
+  Options hourly;
+  hourly.rent = RentBasis::kHourly;
+  hourly.market = "global";  // at RunPod's ¥9.8968 a GPU-hour two days a week are cheaper rented
+  UsageResult r = analyse(synth_hours(SynthPattern::kWeeklyBurst, 14), hourly, default_catalog());
   ASSERT_EQ(r.by_day.rows.size(), 14u);
   EXPECT_EQ(r.by_day.rows[0], "2024-04-29");
   EXPECT_EQ(r.by_weekday.rows[0], "Mon");
