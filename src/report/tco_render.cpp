@@ -89,6 +89,83 @@ std::string join_basis(const std::vector<tco::BasisItem>& basis, Lang lang) {
   return joined_clauses(items, lang);
 }
 
+// ---- The basis of every price ----------------------------------------------------------------
+
+// 0.8 -> "0.8", [0.7, 0.9] -> "0.7–0.9": only the decimals a figure has, up to `max_decimals`.
+std::string figure_range(const Range& r, int max_decimals) {
+  const std::string low = format_figure(r.low, max_decimals), high = format_figure(r.high, max_decimals);
+  return low == high ? low : low + "–" + high;
+}
+
+std::string price_figure(const tco::PriceBasis& p) {
+  const Range& v = p.value;
+  if (p.unit == "kw" || p.unit == "ratio") return figure_range(v, 2);
+  if (p.unit == "fraction") return figure_range(v * 100, 1) + "%";
+  // Totals and monthly figures read in whole yuan; rates a unit keep their fen.
+  const bool whole = p.unit == "cny" || p.unit == "cny_month" || p.unit == "cny_year" || p.unit == "cny_gpu_month" ||
+                     p.unit == "cny_engineer_week";
+  return format_money_range(v, kDefaultCurrency, whole ? 0 : 2);
+}
+
+Phrase price_origin(const tco::PriceBasis& p) {
+  Phrase origin("tco.price.from." + p.from);
+  origin.fact("where", p.where);
+  if (p.entry) {
+    origin.fact("kind", p.entry->kind).fact("id", p.entry->id).fact("as_of", p.entry->as_of);
+    origin.fact("source", p.entry->source, p.entry->display_source_zh());
+  }
+  return origin;
+}
+
+std::string price_basis(const tco::PriceBasis& p, Lang lang) {
+  std::vector<std::string> clauses = {say(price_origin(p), lang)};
+  if (p.gpus_per_server > 0)
+    clauses.push_back(say(
+        Phrase("tco.price.per_server").fact("stated_as", p.stated_as).fact("gpus", std::to_string(p.gpus_per_server)),
+        lang));
+  if (p.fx)
+    clauses.push_back(say(Phrase("tco.price.fx")
+                              .fact("from", p.fx->from)
+                              .fact("rate", format_figure(p.fx->rate, 4))
+                              .fact("as_of", p.fx->as_of),
+                          lang));
+  if (!p.source.empty()) clauses.push_back(say(Phrase("tco.price.source").fact("source", p.source), lang));
+  return joined_clauses(clauses, lang);
+}
+
+std::string price_label(const tco::PriceBasis& p, Lang lang) {
+  return worded("tco.price.", p.field, lang);
+}
+
+std::string price_value(const tco::PriceBasis& p, Lang lang) {
+  return say(Phrase("tco.unit." + p.unit).fact("value", price_figure(p)), lang);
+}
+
+json price_json(const tco::PriceBasis& p, Lang lang) {
+  auto text_or_null = [](const std::string& t) { return t.empty() ? json(nullptr) : json(t); };
+  json catalog = nullptr;
+  if (p.entry)
+    catalog = {{"kind", p.entry->kind},
+               {"id", p.entry->id},
+               {"source", lang == Lang::kZh ? p.entry->display_source_zh() : p.entry->source},
+               {"as_of", p.entry->as_of}};
+  json fx = nullptr;
+  if (p.fx)
+    fx = {
+        {"from", p.fx->from}, {"to", p.fx->to}, {"rate", p.fx->rate}, {"as_of", p.fx->as_of}, {"source", p.fx->source}};
+  return {{"field", p.field},
+          {"value", {{"low", p.value.low}, {"high", p.value.high}}},
+          {"unit", p.unit},
+          {"from", p.from},
+          {"where", text_or_null(p.where)},
+          {"catalog", catalog},
+          {"stated_as", text_or_null(p.stated_as)},
+          {"gpus_per_server", p.gpus_per_server > 0 ? json(p.gpus_per_server) : json(nullptr)},
+          {"source", text_or_null(p.source)},
+          {"fx", fx},
+          {"basis", price_basis(p, lang)}};
+}
+
 // The sections, built once as a Report (report/document.h) and written in each text format.
 
 using A = TextTable::Align;
@@ -123,6 +200,17 @@ Block cost_lines_block(const TcoResult& r, Lang lang) {
     for (size_t i = 0; i < s.lines.size(); ++i)
       b.rows.push_back(
           {i == 0 ? s.id : "", cost_line_name(s.lines[i].id, lang), format_money(s.lines[i].amount, r.currency)});
+  return b;
+}
+
+Block prices_block(const TcoResult& r, Lang lang) {
+  Block b;
+  b.heading = ui("tco_prices", lang);
+  b.columns = {ui("tco_input", lang), ui("tco_price_value", lang), ui("tco_basis", lang)};
+  b.align = {A::kLeft, A::kRight, A::kLeft};
+  for (const auto& p : r.prices) b.rows.push_back({price_label(p, lang), price_value(p, lang), price_basis(p, lang)});
+  b.sources_column = 2;
+  if (r.prices.empty()) b.lines.push_back({ui("tco_none", lang)});
   return b;
 }
 
@@ -250,10 +338,10 @@ Report build_report(const TcoResult& r, Lang lang) {
   else
     demand.fact("utilization", {tco::utilization_words(r.average_utilization, r.owned_gpus)});
   out.subtitle = {say(demand, lang)};
-  out.blocks = {strategies_block(r, lang),   recommendation_block(r, lang),    cost_lines_block(r, lang),
-                break_even_block(r, lang),   hourly_vs_monthly_block(r, lang), hybrid_block(r, lang),
-                investments_block(r, lang),  tornado_block(r, lang),           monte_carlo_block(r, lang),
-                non_financial_block(r, lang)};
+  out.blocks = {strategies_block(r, lang),  recommendation_block(r, lang), cost_lines_block(r, lang),
+                prices_block(r, lang),      break_even_block(r, lang),     hourly_vs_monthly_block(r, lang),
+                hybrid_block(r, lang),      investments_block(r, lang),    tornado_block(r, lang),
+                monte_carlo_block(r, lang), non_financial_block(r, lang)};
   return out;
 }
 
@@ -457,6 +545,8 @@ json tco_json(const TcoResult& r, Lang lang) {
 
   json non_financial = json::array();
   for (const auto& f : r.non_financial) non_financial.push_back({{"factor", f.factor}, {"note", say(f.note, lang)}});
+  json prices = json::array();
+  for (const auto& p : r.prices) prices.push_back(price_json(p, lang));
 
   return {
       {"currency", r.currency},
@@ -476,11 +566,23 @@ json tco_json(const TcoResult& r, Lang lang) {
           {"p_buy_beats_rent", s.p_buy_beats_rent}}}}},
       {"recommendation", {{"strategy", r.recommendation}, {"why", words(r.why)}, {"rule_of_thumb", r.rule_of_thumb}}},
       {"non_financial", non_financial},
+      {"prices", prices},
       {"demand",
        {{"description", say(r.demand_description, lang)},
         {"used_gpu_hours", r.used_gpu_hours},
         {"average_utilization", r.average_utilization}}},
       {"name", r.name}};
+}
+
+std::vector<std::string> price_lines(const TcoResult& r, Lang lang) {
+  std::vector<std::string> out;
+  for (const auto& p : r.prices)
+    out.push_back(say(Phrase("tco.report.price_line")
+                          .fact("label", price_label(p, lang))
+                          .fact("value", price_value(p, lang))
+                          .fact("basis", price_basis(p, lang)),
+                      lang));
+  return out;
 }
 
 std::string render_tco(const TcoResult& r, Format format, const Style& style) {

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "report/document.h"
 #include "report/messages.h"
@@ -17,12 +18,19 @@
 namespace gpuplan::report {
 
 // {"currency","horizon_months","strategies","break_even","hybrid","investments","sensitivity",
-//  "recommendation","non_financial","demand","name"}; money to the fen (money_json), other numbers
+//  "recommendation","non_financial","prices","demand","name"}; money to the fen (money_json), other numbers
 //  unrounded here (render_tco writes them to 4 decimals, rounded_figures), a missing value null.
 // Ids stay ids; words (cost line "item", "why", notes, the margin, the demand description and
 // the basis values) are in `lang`. A cost line also carries its "id"; a basis keeps its English
 // labels as keys in every language.
 nlohmann::json tco_json(const tco::TcoResult& r, Lang lang);
+
+// "prices": one object per price the strategies used, {"field","value":{"low","high"},"unit",
+// "from","where","catalog":{"kind","id","source","as_of"},"stated_as","gpus_per_server",
+// "source","fx","basis"}; null where the basis has none, "basis" in words.
+
+// One line for each price the strategies used: "label: value — basis", in `lang`.
+std::vector<std::string> price_lines(const tco::TcoResult& r, Lang lang);
 
 // "Rent on demand" for "rent_hourly", in `lang`; an id without words is shown as it is.
 std::string strategy_name(const std::string& id, Lang lang);

@@ -259,6 +259,8 @@ std::vector<std::string> basis_lines(const UsageResult& r, Lang lang) {
   const usage::RentChoice& c = *r.rent;
   if (c.basis == "scenario") {
     out.push_back(ui_with("usage.rent.scenario", lang, {{"source", c.scenario_source}}));
+    if (r.costs)
+      for (std::string& line : price_lines(*r.costs, lang)) out.push_back(std::move(line));
     return out;
   }
   if (r.owned_price)

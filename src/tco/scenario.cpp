@@ -82,6 +82,7 @@
 // tco/scenario_parser.h.
 #include "tco/scenario.h"
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 
@@ -104,11 +105,20 @@ namespace {
 
 // The used-card band prices cards within their service life [S0 §4.4]; past it the catalog has no
 // resale figure, so the default residual falls to the book value, which is nothing by then.
+// A book value is known once the horizon is: the residual's basis is completed here.
 void resale_within_life(Scenario& s) {
   OwnedCosts& o = s.owned;
+  auto basis =
+      std::find_if(s.prices.begin(), s.prices.end(), [](const PriceBasis& b) { return b.field == "owned.residual"; });
+  if (!o.residual && basis != s.prices.end())
+    basis->value = o.purchase * std::max(0.0, 1 - s.horizon_months() / o.life_months);
   if (!o.resale || s.horizon_months() <= o.life_months) return;
   o.resale->past_life = true;
   o.residual = Range::point(0);
+  if (basis != s.prices.end()) {
+    basis->from = "past_life";
+    basis->value = *o.residual;
+  }
 }
 
 }  // namespace
@@ -122,11 +132,11 @@ Scenario ScenarioParser::parse(const std::string& text) {
   if (const auto h = root["horizon"]) s.horizon_hours = horizon(h);
 
   if (!root["owned"]) r_.fail(root, "owned", Phrase("error.scenario.owned_missing"));
-  s.owned = owned(root["owned"]);
+  s.owned = owned(root["owned"], s.prices);
   if (!root["rent"]) r_.fail(root, "rent", Phrase("error.scenario.rent_missing"));
-  s.rent = rent(root["rent"]);
-  s.transfer = transfer(root["transfer"]);
-  if (const auto e = root["exit"]) s.exit = exit(e);
+  s.rent = rent(root["rent"], s.prices);
+  s.transfer = transfer(root["transfer"], s.prices);
+  if (const auto e = root["exit"]) s.exit = exit(e, s.prices);
 
   if (!root["demand"]) r_.fail(root, "demand", Phrase("error.scenario.demand_missing"));
   demand(root, s);

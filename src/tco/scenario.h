@@ -10,6 +10,7 @@
 
 #include "catalog/catalog.h"
 #include "core/error.h"
+#include "core/money.h"
 #include "core/phrase.h"
 #include "core/range.h"
 
@@ -101,6 +102,26 @@ struct Factors {
   std::optional<bool> compliance_requires_onsite;
 };
 
+// Where one figure the strategies are costed from came from, so a report can name the basis of
+// every price. `field` is the model input as the tornado names it ("owned.price",
+// "rent.on_demand_gpu_hour", …); `unit` says what `value` is measured in.
+struct PriceBasis {
+  std::string field;
+  Range value;       // as costed
+  std::string unit;  // cny | cny_gpu_hour | cny_gpu_month | cny_month | cny_year | cny_kwh | cny_gb |
+                     // cny_gb_month | cny_engineer_week | kw | ratio | fraction
+  // scenario (stated at `where`, "file:line") | book (residual: book, at `where`) | config (the
+  // quote of the config at `where`) | catalog (`entry`) | gpu_tdp (`entry`'s TDP, formula in
+  // `where`) | resale (the used-card band `entry` on the cards' value) | past_life | default (0)
+  std::string from;
+  std::string where;
+  const catalog::Entry* entry = nullptr;  // catalog, gpu_tdp, resale: the catalog's entry
+  std::string stated_as;                  // the key read, when it is not `field` ("rent.on_demand_server_hour")
+  int gpus_per_server = 0;                // the stated (or listed) price was per server of this many GPUs
+  std::string source;                     // scenario rent prices: rent.source, when stated
+  std::optional<ExchangeRate> fx;         // a cloud offer listed in another currency
+};
+
 struct Scenario {
   std::string name;
   std::string file;
@@ -112,6 +133,7 @@ struct Scenario {
   std::vector<double> demand;  // busy GPUs in each hour of the horizon
   Phrase demand_description;   // "tco.demand.*": where the demand came from, with its figures
   std::vector<Investment> investments;
+  std::vector<PriceBasis> prices;  // the basis of every cost input above, in the tornado's order
   Factors factors;
   int mc_draws = 10000;
   unsigned mc_seed = 1;

@@ -57,14 +57,23 @@ class ScenarioParser {
   const catalog::Entry& catalog_entry(const YAML::Node& at, const std::string& field, const std::string& kind,
                                       const std::string& id) const;
 
-  // What is owned, rented and moved (tco/scenario_costs.cpp).
-  OwnedCosts owned(const YAML::Node& n) const;
+  // What is owned, rented and moved (tco/scenario_costs.cpp); each appends the basis of the
+  // prices it read to `prices`.
+  OwnedCosts owned(const YAML::Node& n, std::vector<PriceBasis>& prices) const;
   void unit(const YAML::Node& n, const std::string& platform_id, int server_gpus, OwnedCosts& o) const;
-  void residual(const YAML::Node& n, const std::string& gpu_id, OwnedCosts& o) const;
-  RentOffers rent(const YAML::Node& n) const;
+  PriceBasis residual(const YAML::Node& n, const std::string& gpu_id, OwnedCosts& o) const;
+  RentOffers rent(const YAML::Node& n, std::vector<PriceBasis>& prices) const;
   double gigabytes(const YAML::Node& n, const std::string& field, const YAML::Node& units, bool binary) const;
-  Transfer transfer(const YAML::Node& n) const;
-  ExitCosts exit(const YAML::Node& n) const;
+  Transfer transfer(const YAML::Node& n, std::vector<PriceBasis>& prices) const;
+  ExitCosts exit(const YAML::Node& n, std::vector<PriceBasis>& prices) const;
+
+  // The basis of one price (tco/scenario_prices.cpp): stated at `n`, or the catalog's threshold
+  // or entry, or not stated at all (counted as 0).
+  PriceBasis stated(const YAML::Node& n, const std::string& field, const Range& value, const std::string& unit) const;
+  PriceBasis stated_or_default(const YAML::Node& n, const std::string& field, const Range& value,
+                               const std::string& unit) const;
+  // The threshold's id comes first, as in every catalog read (the required-thresholds test reads it).
+  PriceBasis from_threshold(const std::string& id, const std::string& field, const std::string& unit) const;
 
   // Demand hour by hour (tco/scenario_demand.cpp).
   void demand(const YAML::Node& root, Scenario& s) const;

@@ -641,6 +641,7 @@ TcoResult analyse(const Scenario& sc, const catalog::Catalog& cat) {
   r.rule_of_thumb = rule.verdict;
   for (Phrase& p : rule.why) r.why.push_back(std::move(p));
   r.non_financial = non_financial(sc.factors);
+  r.prices = sc.prices;
   return r;
 }
 

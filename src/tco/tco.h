@@ -102,6 +102,7 @@ struct TcoResult {
   std::vector<Phrase> why;                // "tco.why.*", with the figures as facts
   std::string rule_of_thumb;              // SPEC E7: "rent" | "buy" | "hybrid"
   std::vector<FactorNote> non_financial;
+  std::vector<PriceBasis> prices;  // the basis of every price the strategies were costed with
 };
 
 TcoResult analyse(const Scenario& scenario, const catalog::Catalog& catalog);

@@ -181,6 +181,9 @@ Result<Priced> catalog_prices(const UsageResult& r, const Options& o, const cata
   if (!parsed) return parsed.error();
   Priced out;
   out.sc = *parsed;
+  // The lines of this made-up document mean nothing to the user: the report names these prices'
+  // basis from the catalog entries themselves (report/usage_render.cpp, basis_lines).
+  out.sc.prices.clear();
   out.sc.owned.power_kw = Range::point(q.power.peak_w() * config->nodes / 1000);
   // HGX boards come with their GPUs mounted: the hybrid can only own whole boards.
   out.platform = config->platform;

@@ -2,6 +2,7 @@
 // file:line:field, catalog overrides and the installed layout.
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -708,9 +709,19 @@ TEST(CliTest, TcoDualExampleRentsAndSaysWhy) {
   CliResult r = run_gpuplan("tco " + example("tco-dual-a100.yaml") + " --format json --draws 200");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   json j = parse_json(r);
-  EXPECT_EQ(keys_of(j), (std::set<std::string>{"name", "currency", "horizon_months", "demand", "strategies", "break_even",
-                                                "hybrid", "investments", "sensitivity", "recommendation",
-                                                "non_financial"}));
+  EXPECT_EQ(keys_of(j),
+            (std::set<std::string>{"name", "currency", "horizon_months", "demand", "strategies", "break_even", "hybrid",
+                                   "investments", "sensitivity", "recommendation", "non_financial", "prices"}));
+  // Every price names its basis: the example's on-demand price at its line, with its source.
+  ASSERT_FALSE(j["prices"].empty());
+  EXPECT_EQ(keys_of(j["prices"][0]), (std::set<std::string>{"field", "value", "unit", "from", "where", "catalog",
+                                                            "stated_as", "gpus_per_server", "source", "fx", "basis"}));
+  const auto on_demand = std::find_if(j["prices"].begin(), j["prices"].end(),
+                                      [](const json& p) { return p["field"] == "rent.on_demand_gpu_hour"; });
+  ASSERT_NE(on_demand, j["prices"].end());
+  EXPECT_EQ((*on_demand)["where"], source_path("examples/tco-dual-a100.yaml") + ":19");
+  EXPECT_EQ((*on_demand)["value"]["low"], 12.8);
+  EXPECT_TRUE(contains((*on_demand)["source"].get<std::string>(), "[S1 §4]"));
   EXPECT_EQ(j["horizon_months"], 36);
   double rent = 0;
   for (const auto& s : j["strategies"])

@@ -7,6 +7,7 @@
 #include <map>
 #include <sstream>
 
+#include "report/usage_render.h"
 #include "tco/tco.h"
 #include "test_support.h"
 #include "usage/synth.h"
@@ -230,6 +231,23 @@ TEST(UsageTest, DemandProfileFeedsTcoWithTheSameFigures) {
   for (double d : sc->demand) used += d;
   EXPECT_NEAR(used, 112.0 * 1095, 1e-9);
   EXPECT_EQ(again.owned_gpus, 4);  // 1,600,000 / 8 = 200,000 a GPU: as in TcoTest's nightly case
+}
+
+// usage --scenario names the basis of the scenario's prices as tco does: each with its line.
+TEST(UsageTest, AScenarioNamesTheBasisOfEachPrice) {
+  std::string dir = temp_dir();
+  write_file(dir, "s.yaml",
+             "horizon: 36 months\nowned: {gpus: 8, price: 1600000, residual: 0, power_kw: 0}\n"
+             "rent: {on_demand_gpu_hour: 20}\ndemand: {utilization: 0%}\n");
+  auto sc = tco::read_scenario(dir + "/s.yaml", default_catalog());
+  ASSERT_TRUE(sc.ok()) << sc.error().str();
+  Options o;
+  o.scenario = *sc;
+  const UsageResult r = analyse(synth_hours(SynthPattern::kNightlyPeak, 7), o, default_catalog());
+  const std::string text = report::render_usage(r, report::Format::kTable, {});
+  EXPECT_NE(text.find("purchase price: ¥1,600,000 — stated at " + dir + "/s.yaml:2"), std::string::npos) << text;
+  EXPECT_NE(text.find("rent on demand: ¥20.00 a GPU-hour — stated at " + dir + "/s.yaml:3"), std::string::npos);
+  EXPECT_NE(text.find("electricity: ¥0.80 a kWh — catalog threshold electricity.price_kwh"), std::string::npos);
 }
 
 }  // namespace

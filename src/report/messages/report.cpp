@@ -128,6 +128,8 @@ constexpr Words kWords[] = {
   {"tco_cheapest", "cheapest", "最便宜"},
   {"tco_cost_lines", "Cost lines", "成本明细"},
   {"tco_amount", "Amount", "金额"},
+  {"tco_prices", "Prices and figures used, with their basis", "所用价格与参数及其依据"},
+  {"tco_price_value", "Value", "数值"},
   {"tco_break_even", "Break-even: buy against each rent option", "盈亏平衡：购买对比各租用方案"},
   {"tco_against", "Against", "对比方案"},
   {"tco_break_even_month", "Buy cheaper from month", "购买更划算的起始月份"},
