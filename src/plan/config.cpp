@@ -9,6 +9,7 @@
 #include "core/text.h"
 #include "core/units.h"
 #include "core/yaml_reader.h"
+#include "plan/quote.h"
 
 namespace gpuplan::plan {
 namespace {
@@ -194,10 +195,11 @@ ServerConfig resolve(const ConfigInput& in, const catalog::Catalog& cat) {
   if (c.cooling.empty()) c.cooling = platform.text("default_cooling");
   require_part(cat, in, "cooling", c.cooling, "cooling");
 
+  c.rack_stated = !c.rack.empty() || in.rack_amps;
   if (c.rack.empty()) {
     auto racks = cat.of_kind("rack");
     if (racks.empty()) fail("rack", Phrase("error.config.catalog_lacks").fact("kind", "rack"));
-    c.rack = racks.front()->id;
+    c.rack = racks.front()->id;  // until the parts are known: then the smallest that carries them
     if (in.rack_amps) {
       auto same_amps = std::find_if(racks.begin(), racks.end(), [&](const catalog::Entry* r) {
         return std::fabs(r->number("amps") - *in.rack_amps) < 1e-9;
@@ -237,6 +239,7 @@ ServerConfig resolve(const ConfigInput& in, const catalog::Catalog& cat) {
   }
   if (c.term_years == 0) c.term_years = cat.threshold("term.years");
   for (const auto& h : c.hidden_costs) require_part(cat, in, "hidden_cost", h.id, "hidden_costs." + h.id);
+  if (!c.rack_stated) c.rack = rack_for_load(node_power(c, cat).peak_w() * c.servers_per_rack, cat).rack->id;
   return c;
 }
 
@@ -309,7 +312,8 @@ std::string write_config_yaml(const ServerConfig& c) {
   out << YAML::EndSeq;
   if (c.network_switch) emit_part(out, "switch", *c.network_switch);
   out << YAML::Key << "cooling" << YAML::Value << c.cooling;
-  out << YAML::Key << "rack" << YAML::Value << c.rack;
+  // An unstated rack stays unstated: it is chosen again from the parts when read back.
+  if (c.rack_stated) out << YAML::Key << "rack" << YAML::Value << c.rack;
   out << YAML::Key << "servers_per_rack" << YAML::Value << c.servers_per_rack;
   out << YAML::Key << "region" << YAML::Value << c.region;
   if (!c.public_bandwidth.empty()) out << YAML::Key << "public_bandwidth" << YAML::Value << c.public_bandwidth;

@@ -54,6 +54,10 @@ struct ServerConfig {
   std::optional<PartCount> network_switch;  // for the cluster, not per node
   std::string cooling;
   std::string rack;
+  // False when neither `rack` nor `rack_amps` said which circuit the site has: `rack` is then the
+  // catalog's smallest that carries the servers (rack_for_load), and power.rack states the need
+  // instead of judging a circuit nobody named.
+  bool rack_stated = false;
   int servers_per_rack = 1;
   std::string region;
   std::string public_bandwidth;  // "", "fixed", "metered" or a catalog rent_addon bandwidth tier id

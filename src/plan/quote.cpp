@@ -72,6 +72,17 @@ bool add_part_power(PowerBudget& p, const catalog::Entry& part, double count) {
   return false;
 }
 
+RackChoice rack_for_load(double load_w, const catalog::Catalog& cat) {
+  const double fraction = cat.threshold("rack.continuous_fraction");
+  auto watts = [](const catalog::Entry* r) { return r->number("amps") * r->number("volts"); };
+  RackChoice smallest, largest;
+  for (const catalog::Entry* r : cat.of_kind("rack")) {
+    if (!largest.rack || watts(r) > watts(largest.rack)) largest.rack = r;
+    if (watts(r) * fraction >= load_w && (!smallest.rack || watts(r) < watts(smallest.rack))) smallest = {r, true};
+  }
+  return smallest.rack ? smallest : largest;
+}
+
 PowerBudget node_power(const ServerConfig& c, const catalog::Catalog& cat) {
   PowerBudget p;
   add_part_power(p, *cat.find("gpu", c.gpu), c.gpus);

@@ -85,6 +85,15 @@ Quote build_quote(const ServerConfig& config, const catalog::Catalog& catalog);
 // Peak draw of one node: its parts' data-sheet power and the platform's system-level figure.
 PowerBudget node_power(const ServerConfig& config, const catalog::Catalog& catalog);
 
+// The smallest catalog rack circuit that carries `load_w` within its continuous-load share
+// (threshold rack.continuous_fraction), or the largest when none does (`carries` false). `rack` is
+// null only when the catalog has no racks.
+struct RackChoice {
+  const catalog::Entry* rack = nullptr;
+  bool carries = false;
+};
+RackChoice rack_for_load(double load_w, const catalog::Catalog& catalog);
+
 // Adds `count` units of catalog part `part` to the share of `budget` its kind belongs to, at its
 // data-sheet figure: tdp_w of a gpu or cpu, power_w of memory, a disk or a NIC, base_power_w of a
 // platform. The one per-part power model, shared by node_power and the audit's contract.rack.

@@ -161,21 +161,17 @@ void choose_region(const Catalog& cat, double latency_ms, ServerConfig& c, Recom
 }
 
 // 9. Rack: the smallest circuit that carries the node at full load within its continuous
-// fraction (the largest if none does; power.rack then says so).
+// fraction (the largest if none does; power.rack then says so). The recommendation states the
+// circuit it chose, so its quote judges it as a stated rack.
 void choose_rack(const Catalog& cat, Recommendation& rec) {
   const double peak = node_power(rec.config, cat).peak_w() * rec.config.servers_per_rack;
   const double fraction = cat.threshold("rack.continuous_fraction");
-  const Entry* rack = nullptr;
-  const Entry* largest = nullptr;
   auto watts = [](const Entry* r) { return r->number("amps") * r->number("volts"); };
-  for (const Entry* r : cat.of_kind("rack")) {
-    if (!largest || watts(r) > watts(largest)) largest = r;
-    if (watts(r) * fraction >= peak && (!rack || watts(r) < watts(rack))) rack = r;
-  }
-  const bool short_of_peak = !rack;
-  if (!rack) rack = largest;
-  if (rack) {
+  const RackChoice choice = rack_for_load(peak, cat);
+  const bool short_of_peak = !choice.carries;
+  if (const Entry* rack = choice.rack) {
     rec.config.rack = rack->id;
+    rec.config.rack_stated = true;
     Finding f = reason("recommend.rack");
     // No catalog circuit carries the peak continuously: the quote's power.rack says the same.
     if (short_of_peak) f.severity = Severity::kWarn, f.variant = "short";

@@ -23,7 +23,9 @@ std::string watts(double w) { return format_watts(w); }
 std::string cny(const Range& r) { return format_money_range(r, "CNY"); }
 bool is_training(Task t) { return t == Task::kFinetune || t == Task::kTrain || t == Task::kPretrain; }
 
-// B1: the rack circuit must carry the servers in it at full load.
+// B1: the rack circuit must carry the servers in it at full load. A circuit nobody stated is not
+// judged: the finding states the current the servers need at the circuit's voltage, and the rack
+// the quote prices (the catalog's smallest that carries them; a warning when none does).
 void check_power_rack(const Quote& q, const Catalog& cat, std::vector<Finding>& out) {
   const Entry& rack = *cat.find("rack", q.config.rack);
   const double capacity = rack.number("amps") * rack.number("volts");
@@ -31,9 +33,21 @@ void check_power_rack(const Quote& q, const Catalog& cat, std::vector<Finding>& 
   const double load = q.power.peak_w() * q.config.servers_per_rack;
   const char* source = "S0 §3.3";
   Finding f;
-  if (load > capacity) f = make_finding("power.rack", Severity::kFail, "over", source);
-  else if (load > capacity * fraction) f = make_finding("power.rack", Severity::kWarn, "near", source);
-  else return;
+  if (!q.config.rack_stated) {
+    const double volts = rack.number("volts");  // the catalog's circuits share the country's voltage
+    const bool carries = capacity * fraction >= load;
+    f = carries ? make_finding("power.rack", Severity::kInfo, "unstated", source)
+                : make_finding("power.rack", Severity::kWarn, "unstated_short", source);
+    f.fact("needed_amps", format_number(std::ceil(load / (volts * fraction))))
+        .fact("default_volts", format_number(volts))
+        .fact("rack", rack.name, rack.display_name_zh());
+  } else if (load > capacity) {
+    f = make_finding("power.rack", Severity::kFail, "over", source);
+  } else if (load > capacity * fraction) {
+    f = make_finding("power.rack", Severity::kWarn, "near", source);
+  } else {
+    return;
+  }
   f.fact("load", watts(load))
       .fact("governs", {governing_power(q.power)})
       .fact("servers", std::to_string(q.config.servers_per_rack))

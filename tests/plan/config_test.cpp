@@ -28,8 +28,22 @@ TEST(ConfigTest, FillsDefaultsFromThePlatform) {
   EXPECT_EQ(c.cpu_sockets, 2);
   EXPECT_EQ(c.memory, (PartCount{"ddr4-3200-64gb", 16}));
   EXPECT_EQ(c.nodes, 1);
-  EXPECT_EQ(c.rack, "rack-8a-220v");  // the catalog's first circuit
-  EXPECT_EQ(c.term_years, 3);         // term.years
+  // No rack stated: the node's 6,500 W peak (DGX A100 system maximum) outgrows every catalog
+  // circuit's continuous share (32 A × 220 V × 0.8 = 5,632 W), so the largest is priced.
+  EXPECT_FALSE(c.rack_stated);
+  EXPECT_EQ(c.rack, "rack-32a-220v");
+  EXPECT_EQ(c.term_years, 3);  // term.years
+}
+
+// Two PCIe cards: 1,328 W at peak (the quote's parts' sum) fits 8 A × 220 V × 0.8 = 1,408 W, the
+// smallest circuit; a stated rack stays as stated.
+TEST(ConfigTest, AnUnstatedRackIsTheSmallestThatCarriesTheNode) {
+  ServerConfig small = config_from("gpu: a100-80gb-pcie\ngpus: 2\n");
+  EXPECT_FALSE(small.rack_stated);
+  EXPECT_EQ(small.rack, "rack-8a-220v");
+  ServerConfig stated = config_from("gpu: a100-80gb-sxm\ngpus: 8\nrack: rack-16a-220v\n");
+  EXPECT_TRUE(stated.rack_stated);
+  EXPECT_EQ(stated.rack, "rack-16a-220v");
 }
 
 TEST(ConfigTest, SizesMemoryAndPicksTheRackFromQuantities) {

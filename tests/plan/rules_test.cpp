@@ -46,6 +46,35 @@ TEST(RulesTest, RackAboveItsContinuousFractionWarns) {
   EXPECT_TRUE(findings_with_id(run(std::string(kWorkstation) + "rack: rack-8a-220v\n"), "power.rack").empty());
 }
 
+// No rack stated: nothing is judged, the need is stated. Eight A100 PCIe cards peak at
+// 1.8 × 8 × 300 W = 4,320 W: 4,320 / (220 V × 0.8) = 24.5, so at least 25 A; the 32 A circuit
+// (5,632 W continuously) is the smallest that carries it.
+TEST(RulesTest, AnUnstatedRackStatesTheCircuitTheServerNeeds) {
+  auto f = findings_with_id(run("gpu: a100-80gb-pcie\ngpus: 8\n"), "power.rack");
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].severity, Severity::kInfo);
+  EXPECT_EQ(f[0].variant, "unstated");
+  EXPECT_EQ(fact(f[0], "load"), "4,320 W");
+  EXPECT_EQ(fact(f[0], "needed_amps"), "25");
+  EXPECT_EQ(fact(f[0], "continuous"), "5,632 W");
+  EXPECT_NE(fact(f[0], "rack").find("32 A"), std::string::npos);
+  // Stated, the same server on 16 A (3,520 W) fails.
+  auto stated = findings_with_id(run("gpu: a100-80gb-pcie\ngpus: 8\nrack_amps: 16\n"), "power.rack");
+  ASSERT_EQ(stated.size(), 1u);
+  EXPECT_EQ(stated[0].severity, Severity::kFail);
+}
+
+// Eight SXM GPUs on HGX peak at the DGX A100's 6,500 W: 6,500 / 176 = 36.9, at least 37 A, more
+// than any catalog circuit carries continuously: a warning, not a failure, until a rack is stated.
+TEST(RulesTest, AnUnstatedRackNoCatalogCircuitCarriesWarns) {
+  auto f = findings_with_id(run("gpu: a100-80gb-sxm\ngpus: 8\n"), "power.rack");
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].severity, Severity::kWarn);
+  EXPECT_EQ(f[0].variant, "unstated_short");
+  EXPECT_EQ(fact(f[0], "needed_amps"), "37");
+  EXPECT_EQ(fact(f[0], "load"), "6,500 W");
+}
+
 TEST(RulesTest, PowerSuppliesTooSmallOrWithoutRedundancy) {
   // 4 × A100 PCIe default build: 1,200 + 2 × 225 + 8 × 6 + 2 × 3 + 12 + 12 + 200 = 1,928 W.
   auto over = findings_with_id(run("gpu: a100-80gb-pcie\ngpus: 4\ncooling: air-1600w-platinum\nrack_amps: 16\n"), "power.psu");
