@@ -72,10 +72,17 @@ Fact did_you_mean(std::string_view word, const std::vector<std::string>& candida
 }
 
 Phrase unknown_id(std::string kind, std::string id, const std::vector<std::string>& candidates) {
+  // A list a reader can scan is given whole; a longer one is left to `gpuplan catalog list`.
+  constexpr size_t kListedIds = 24;
   Phrase p("error.unknown_id");
   p.fact(Fact{"kind", kind, std::nullopt, {Phrase("kind." + kind)}, {}});
   p.facts.push_back(did_you_mean(id, candidates));
   p.fact("id", std::move(id));
+  Phrase known =
+      candidates.size() <= kListedIds
+          ? Phrase("error.known_ids").fact(list_of("ids", candidates))
+          : Phrase("error.known_ids_many").fact("count", std::to_string(candidates.size())).fact("kind_id", kind);
+  if (!candidates.empty()) p.fact("known", std::vector<Phrase>{known});
   return p;
 }
 

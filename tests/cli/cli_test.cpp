@@ -202,6 +202,21 @@ TEST(CliTest, ParseErrorsNameWhatWasWrong) {
     }
 }
 
+// An unknown --gpu lists every GPU the catalog knows, in both languages, exit 2.
+TEST(CliTest, AnUnknownGpuListsTheValidIds) {
+  std::string ids_en, ids_zh;
+  for (const auto& id : testing::default_catalog().ids_of_kind("gpu")) {
+    ids_en += (ids_en.empty() ? "" : ", ") + id;
+    ids_zh += (ids_zh.empty() ? "" : "、") + id;
+  }
+  CliResult en = run_gpuplan("quote --gpu a800 --gpus 8", kEnEnv);
+  EXPECT_EQ(en.exit_code, 2);
+  EXPECT_TRUE(contains(en.err, "unknown GPU 'a800'; known: " + ids_en)) << en.err;
+  CliResult zh = run_gpuplan("quote --gpu a800 --gpus 8 --lang zh", kEnEnv);
+  EXPECT_EQ(zh.exit_code, 2);
+  EXPECT_TRUE(contains(zh.err, "未知的GPU“a800”；可用：" + ids_zh)) << zh.err;
+}
+
 TEST(CliTest, BadInputIsChineseUnderLangZhAndStillExits2) {
   CliResult r = run_gpuplan("quote --gpu a100-80gb-sxm --gpus 0 --lang zh", kEnEnv);
   EXPECT_EQ(r.exit_code, 2);

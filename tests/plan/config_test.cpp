@@ -85,10 +85,19 @@ TEST(ConfigTest, MalformedYamlNamesTheLine) {
 TEST(ConfigTest, UnknownPartSuggestsTheNearestIdOnItsLine) {
   Error e = parse_error("gpu: a100-80gb-sxm\ngpus: 8\ncpu: epyc-7736\n");
   // Error::str() gives the message id and its facts: the words are the message table's.
-  EXPECT_EQ(e.str(), "c.yaml:3: cpu: error.unknown_id (kind=cpu, hint=error.did_you_mean (nearest=epyc-7763), id=epyc-7736)");
+  // The known ids follow: every CPU of the catalog, as the catalog lists them.
+  std::string cpus;
+  for (const auto& id : default_catalog().ids_of_kind("cpu")) cpus += (cpus.empty() ? "" : ", ") + id;
+  EXPECT_EQ(e.str(),
+            "c.yaml:3: cpu: error.unknown_id (kind=cpu, hint=error.did_you_mean (nearest=epyc-7763), id=epyc-7736, "
+            "known=error.known_ids (ids=" +
+                cpus + "))");
   Error nic = parse_error("gpu: a100-80gb-sxm\ngpus: 8\nnics:\n  - {part: ib-hdr-20g, count: 8}\n");
-  EXPECT_EQ(nic.str(),
-            "c.yaml:4: nics[0].part: error.unknown_id (kind=nic, hint=error.did_you_mean (nearest=ib-hdr-200g), id=ib-hdr-20g)");
+  EXPECT_EQ(nic.str().rfind("c.yaml:4: nics[0].part: error.unknown_id (kind=nic, hint=error.did_you_mean "
+                            "(nearest=ib-hdr-200g), id=ib-hdr-20g, known=error.known_ids (ids=",
+                            0),
+            0u)
+      << nic.str();
 }
 
 TEST(ConfigTest, CountsMustBePositiveWholeNumbers) {

@@ -7,7 +7,9 @@ namespace {
 constexpr Words kWords[] = {
   {"error.located", "{where}{what}", "{where}{what}"},
   {"error.did_you_mean", " (did you mean '{nearest}'?)", "（是否应为“{nearest}”？）"},
-  {"error.unknown_id", "unknown {kind} '{id}'{hint}", "未知的{kind}“{id}”{hint}"},
+  {"error.unknown_id", "unknown {kind} '{id}'{hint}{known}", "未知的{kind}“{id}”{hint}{known}"},
+  {"error.known_ids", "; known: {ids}", "；可用：{ids}"},
+  {"error.known_ids_many", "; {count} are known: gpuplan catalog list {kind_id}", "；共 {count} 个可用，见 gpuplan catalog list {kind_id}"},
   {"error.unknown_unit", "unknown unit '{unit}' in '{text}' (use one of {units}){hint}", "“{text}”中的单位“{unit}”无法识别（可用单位：{units}）{hint}"},
   {"error.not_one_of", "'{got}' is not one of {allowed}{hint}", "“{got}”不是可选值之一（{allowed}）{hint}"},
   {"error.catalog.unknown_key", "unknown key '{key}' for kind {kind}{hint}", "{kind} 类条目没有字段“{key}”{hint}"},
