@@ -343,6 +343,11 @@ Quote build_quote(const ServerConfig& c, const catalog::Catalog& cat) {
   }
   q.buy_per_gpu = q.total_buy / c.total_gpus();
   q.rent_per_gpu_month = q.total_rent_monthly / c.total_gpus();
+  q.budget = {q.total_buy.high, "build_up"};
+  if (q.market && q.market->buy.high > q.node_hardware_buy.high) {
+    q.budget.amount += nodes * (q.market->buy.high - q.node_hardware_buy.high);
+    q.budget.basis = "market";
+  }
 
   for (const catalog::Entry* h : cat.of_kind("hidden_cost")) {
     HiddenCostLine line{h->id, h->name, h->text("name_zh"), std::nullopt};

@@ -63,6 +63,15 @@ struct PowerBudget {
   bool system_governs() const { return system_w > parts_w(); }
 };
 
+// The one figure to budget the purchase with. The articles' bands and whole-server prices
+// contradict their card prices, so neither can be the budget alone: it is the high end of the
+// priced lines, raised per node to the whole-server market price where that is higher (a vendor
+// sells at the market price even when the parts add up to less).
+struct Budget {
+  double amount = 0;
+  std::string basis;  // "build_up" | "market"
+};
+
 struct Quote {
   std::string currency = "CNY";
   ServerConfig config;
@@ -73,6 +82,7 @@ struct Quote {
   Range rent_per_gpu_month;
   Range node_hardware_buy;  // one node's hardware lines, for the market comparison
   std::optional<MarketRange> market;
+  Budget budget;
   Range region_factor{1, 1};
   PowerBudget power;  // one node at full load
   std::vector<HiddenCostLine> hidden_costs;

@@ -255,10 +255,13 @@ void check_software(const Quote& q, const Catalog& cat, std::vector<Finding>& ou
 }
 
 // The figures are in CNY per GPU (purchase) or per GPU-month (rent): the message says which.
+// Notes, not warnings: the band contradicts the same article's card and server prices, so a
+// build with new cards is outside it on every quote.
 void check_band(const char* id, const Range& per_gpu, const Range& band, std::vector<Finding>& out) {
   const char* source = "S0 §3.2; corrections";
   Finding f;
-  if (per_gpu.low > band.high) f = make_finding(id, Severity::kWarn, "above", source);
+  if (per_gpu.low > band.high)
+    f = make_finding(id, Severity::kInfo, "above", source);
   else if (per_gpu.high < band.low) f = make_finding(id, Severity::kInfo, "below", source);
   else return;
   f.fact("per_gpu", cny(per_gpu)).fact("band", cny(band));
@@ -294,20 +297,33 @@ void check_band_buy(const Quote& q, const Catalog& cat, std::vector<Finding>& ou
   check_band("band.buy_per_gpu", q.buy_per_gpu, cat.threshold_range("band.buy_per_gpu"), out);
 }
 
-// A2: the component build-up of one node against the whole-server market range.
+// A2: the component build-up of one node against the whole-server market range. A note with
+// the budget figure (Quote::budget), not a warning: the articles' server prices are below their
+// own card prices, so the disagreement says nothing about this build unless the cards fit.
 void check_market(const Quote& q, const Catalog& cat, std::vector<Finding>& out) {
+  const std::string budget = format_money(q.budget.amount, q.currency);
   if (!q.market) {
-    Finding f = make_finding("market.range", Severity::kWarn, "unknown", "S0 §2.1");
-    f.fact("gpu", q.config.gpu).fact("gpus", std::to_string(q.config.gpus));
+    Finding f = make_finding("market.range", Severity::kInfo, "unknown", "S0 §2.1");
+    f.fact("gpu", q.config.gpu).fact("gpus", std::to_string(q.config.gpus)).fact("budget", budget);
     out.push_back(f);
     return;
   }
   const double tolerance = cat.threshold("market.tolerance");
   const Range widened{q.market->buy.low * (1 - tolerance), q.market->buy.high * (1 + tolerance)};
   if (q.node_hardware_buy.overlaps(widened)) return;
-  Finding f = make_finding("market.range", Severity::kWarn, q.node_hardware_buy.low > widened.high ? "above" : "below", "S0 §2.1; S0 §1; corrections");
-  f.fact("build_up", cny(q.node_hardware_buy)).fact("market", cny(q.market->buy))
-      .fact("market_gpus", std::to_string(q.market->gpus)).fact("tolerance", format_number(tolerance * 100) + "%");
+  const double cards_low = q.config.gpus * cat.find("gpu", q.config.gpu)->range("buy").low;
+  const char* variant = q.node_hardware_buy.low <= widened.high ? "below"
+                        : cards_low > widened.high              ? "cards_exceed"
+                                                                : "above";
+  Finding f = make_finding("market.range", Severity::kInfo, variant, "S0 §2.1; S0 §1; corrections");
+  f.fact("build_up", cny(q.node_hardware_buy))
+      .fact("market", cny(q.market->buy))
+      .fact("market_gpus", std::to_string(q.market->gpus))
+      .fact("tolerance", format_number(tolerance * 100) + "%")
+      .fact("gpus", std::to_string(q.config.gpus))
+      .fact("cards", format_money(cards_low, q.currency))
+      .fact("budget", budget)
+      .fact("basis", {Phrase("quote.budget.basis." + q.budget.basis)});
   out.push_back(f);
 }
 

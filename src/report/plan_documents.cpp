@@ -82,6 +82,8 @@ Block lines_block(const Quote& q, Lang lang) {
     b.rows.push_back({say(Phrase("quote.market_row").fact("gpus", std::to_string(q.market->gpus)), lang), "",
                       money(q.market->buy, q.currency), money(q.market->rent_monthly, q.currency),
                       in_lang(q.market->source, q.market->source_zh, lang)});
+  b.rows.push_back({ui("budget", lang), "", format_money(q.budget.amount, q.currency), "",
+                    ui("quote.budget.basis." + q.budget.basis, lang)});
   return b;
 }
 

@@ -152,10 +152,11 @@ TEST(AuditTest, CleanExamplePasses) {
   EXPECT_EQ(a.total_once, Range::point(1126000));
   ASSERT_TRUE(a.buy_per_gpu);
   EXPECT_EQ(*a.buy_per_gpu, Range::point(140750));  // 1,126,000 / 8
-  // The only finding is the article's per-GPU band, which any build with new cards exceeds (SPEC §J).
+  // The only finding is the article's per-GPU band, which any build with new cards exceeds (SPEC §J):
+  // a note, not a warning.
   ASSERT_EQ(a.findings.size(), 1u);
   EXPECT_EQ(a.findings[0].id, "band.buy_per_gpu");
-  EXPECT_EQ(a.findings[0].severity, Severity::kWarn);
+  EXPECT_EQ(a.findings[0].severity, Severity::kInfo);
 }
 
 // --- Line prices ----------------------------------------------------------------------------
@@ -280,7 +281,7 @@ TEST(AuditTest, MonthlyLinesGiveRentPerGpuAboveTheBand) {
   EXPECT_EQ(*a.rent_per_gpu_month, Range::point(6000));  // 48,000 / 8
   auto band = findings_with_id(a.findings, "band.rent_per_gpu");
   ASSERT_EQ(band.size(), 1u);  // ¥6,000 > ¥4,500 [S0 §3.2]
-  EXPECT_EQ(band[0].severity, Severity::kWarn);
+  EXPECT_EQ(band[0].severity, Severity::kInfo);
   EXPECT_EQ(band[0].variant, "above");
   EXPECT_EQ(fact(band[0], "per_gpu"), "¥6,000");  // CNY per GPU-month
   EXPECT_EQ(fact(band[0], "band"), "¥3,000–4,500");

@@ -258,20 +258,61 @@ TEST(RulesTest, PerGpuBands) {
   auto buy = findings_with_id(run(kWorkstation), "band.buy_per_gpu");
   ASSERT_EQ(buy.size(), 1u);
   EXPECT_EQ(buy[0].variant, "above");
+  // Notes, not warnings: the band contradicts the article's own card price on every new build.
+  EXPECT_EQ(buy[0].severity, Severity::kInfo);
+  EXPECT_EQ(above[0].severity, Severity::kInfo);
 }
 
 TEST(RulesTest, ComponentBuildUpAgainstTheMarketRange) {
   // 1 GPU: 70–100k card + 20–40k box + 3–5k CPU + 4 × 1.5–2.5k DIMMs + 480–768 SATA
   // + 1,600–3,000 M.2 + 800–1,500 NIC = ¥101,880–160,268, overlapping ¥120k–150k: quiet.
   EXPECT_TRUE(findings_with_id(run(kWorkstation), "market.range").empty());
-  auto above = findings_with_id(run("gpu: a100-80gb-sxm\ngpus: 8\n"), "market.range");
+  // 8 SXM cards at the catalog's lowest ¥70,000 cost ¥560,000, above the whole 8-GPU server's
+  // ¥350,000 × 1.1 = ¥385,000: the articles' server price cannot buy the cards. A note, with the
+  // budget: the highs 800,000 (cards) + 200,000 (HGX) + 40,000 (CPUs) + 40,000 (16 DIMMs) + 3,072
+  // (SATA) + 46,080 (NVMe) + 6,000 (NICs) = ¥1,135,152, above the market's high: the build-up's.
+  Quote q = build_quote(config_from("gpu: a100-80gb-sxm\ngpus: 8\n"), default_catalog());
+  auto above = findings_with_id(q.findings, "market.range");
   ASSERT_EQ(above.size(), 1u);
-  EXPECT_EQ(above[0].variant, "above");
+  EXPECT_EQ(above[0].variant, "cards_exceed");
+  EXPECT_EQ(above[0].severity, Severity::kInfo);
+  EXPECT_EQ(fact(above[0], "cards"), "¥560,000");
   EXPECT_EQ(fact(above[0], "market"), "¥280,000–350,000");
-  // H100 has no market figure in the catalog: said, not guessed.
+  EXPECT_EQ(fact(above[0], "budget"), "¥1,135,152");
+  EXPECT_EQ(q.budget.amount, 1135152);
+  EXPECT_EQ(q.budget.basis, "build_up");
+  // H100 has no market figure in the catalog: said, not guessed, and not a warning.
   auto unknown = findings_with_id(run("gpu: h100-80gb-sxm\ngpus: 8\n"), "market.range");
   ASSERT_EQ(unknown.size(), 1u);
   EXPECT_EQ(unknown[0].variant, "unknown");
+  EXPECT_EQ(unknown[0].severity, Severity::kInfo);
+}
+
+TEST(RulesTest, ABuildUnderTheMarketPriceIsBudgetedAtTheMarketPrice) {
+  // A ¥10,000 card whose 1-GPU servers sell for ¥200k–250k: the workstation's parts are
+  // 10,000 + 20–40k + 3–5k + 4 × 1.5–2.5k + 480–768 + 1,600–3,000 + 800–1,500 = ¥41,880–70,268,
+  // below ¥200,000 × 0.9 = ¥180,000. A vendor sells at the market price: the budget is the
+  // build-up's high raised by 250,000 − 70,268 = 179,732, i.e. ¥250,000.
+  auto cat = catalog_with({{"gpu.yaml", R"(kind: gpu
+entries:
+  - {id: cheap-card, name: Cheap card, form_factor: pcie, memory_gb: 48, memory_bandwidth_gbs: 864,
+     tdp_w: 300, fp16_tflops_dense: 100, bf16_tflops_dense: 100, nvlink_gen: 0, nvlink_bandwidth_gbs: 0,
+     pcie_gen: 4, pcie_lanes: 16, buy: 10000, family: cheap, source: test, as_of: "2024-06"}
+)"},
+                           {"market.yaml", R"(kind: market
+entries:
+  - {id: cheap-1gpu, name: Cheap 1-GPU server, family: cheap, gpus: 1, rent_monthly: [3000, 5000],
+     buy: [200000, 250000], source: test, as_of: "2024-06"}
+)"}});
+  Quote q = build_quote(config_from("gpu: cheap-card\ngpus: 1\n", cat), cat);
+  EXPECT_EQ(q.node_hardware_buy, (Range{41880, 70268}));
+  EXPECT_EQ(q.budget.amount, 250000);
+  EXPECT_EQ(q.budget.basis, "market");
+  auto below = findings_with_id(q.findings, "market.range");
+  ASSERT_EQ(below.size(), 1u);
+  EXPECT_EQ(below[0].variant, "below");
+  EXPECT_EQ(below[0].severity, Severity::kInfo);
+  EXPECT_EQ(fact(below[0], "budget"), "¥250,000");
 }
 
 TEST(RulesTest, FutureProofingAdvisories) {

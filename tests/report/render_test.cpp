@@ -177,6 +177,10 @@ TEST(RenderTest, QuoteJsonHasThePublicKeys) {
   }
   EXPECT_EQ(keys_of(j["totals"]), (std::set<std::string>{"buy", "rent_monthly"}));
   EXPECT_EQ(keys_of(j["per_gpu"]), (std::set<std::string>{"buy", "rent_monthly"}));
+  // The 8-GPU build-up's high is above the market's ¥350,000: the budget is the lines' high.
+  EXPECT_EQ(keys_of(j["budget"]), (std::set<std::string>{"amount", "basis"}));
+  EXPECT_EQ(j["budget"]["amount"], j["totals"]["buy"]["high"]);
+  EXPECT_EQ(j["budget"]["basis"], "build_up");
   EXPECT_EQ(j["hidden_costs"].size(), 9u);  // catalog/hidden_cost.yaml, SPEC A4
   ASSERT_FALSE(j["findings"].empty());
   for (const auto& f : j["findings"])
