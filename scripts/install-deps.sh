@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages gpuplan needs to build, test and package (cpack's DEB generator
 # reads the binary's libraries with dpkg-shlibdeps, from dpkg-dev, and file; --version asks git;
-# the zsh completion is tested in zsh).
+# the zsh completion is tested in zsh; the pages' colours are checked in headless Chromium).
 # Idempotent: it only calls apt-get when a package is missing. `--fuzz` adds clang and its
 # libFuzzer runtime for scripts/fuzz.sh (not needed to build or test).
 set -euo pipefail
@@ -12,7 +12,7 @@ packages=(
   libgtest-dev libgmock-dev
   zlib1g-dev libcurl4-openssl-dev libarchive-dev libssl-dev
   libsqlite3-dev libcpp-httplib-dev libcrypt-dev
-  prometheus
+  prometheus chromium
   dpkg-dev file git zsh
 )
 if [ "${1:-}" = "--fuzz" ]; then

@@ -140,6 +140,7 @@ Report accept_document(const accept::AcceptReport& r, Lang lang) {
     const LocalizedFinding l = localize(c, lang);
     summary.rows.push_back({severity_label(c.severity, lang), c.id, l.title, l.detail});
     summary.strong.push_back(c.severity == Severity::kFail);
+    summary.status.push_back(c.severity);
   }
   doc.blocks.push_back(std::move(summary));
   for (const auto& c : r.checks) {
@@ -179,6 +180,7 @@ Report diagnose_document(const std::string& host, const std::vector<Finding>& fi
     const LocalizedFinding l = localize(f, lang);
     table.rows.push_back({severity_label(f.severity, lang), f.id, l.title, l.detail});
     table.strong.push_back(f.severity == Severity::kFail);
+    table.status.push_back(f.severity);
   }
   doc.blocks.push_back(std::move(table));
   for (const auto& f : findings) {

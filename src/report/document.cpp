@@ -60,7 +60,7 @@ h2 { font-size: 1.2em; margin-top: 1.8em; border-bottom: 1px solid #ddd; padding
 )";
 constexpr std::string_view kCssTable = R"(th { background: #f4f4f4; font-weight: 600; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
-tr.strong td { font-weight: 700; color: #1a7f37; }
+tr.strong td { font-weight: 700; }
 )";
 constexpr std::string_view kCssBarsAndLines = R"(td.bar { width: 320px; }
 .bar span { display: block; height: .9em; background: #3182bd; border-radius: 2px; }
@@ -71,8 +71,15 @@ constexpr std::string_view kCssTail = R"(figure { margin: 1em 0; }
 svg { max-width: 100%; height: auto; }
 )";
 
-constexpr std::string_view kCssFindings = R"(tr.fail td:first-child { color: #b42318; font-weight: 700; }
+// The one status scheme of every page: a row's first cell (its status word) takes the colour and a
+// bar of it on the left edge, so a verdict reads the same in accept, diagnose, quote and audit.
+constexpr std::string_view kCssStatus = R"(tr.pass td:first-child { color: #1a7f37; font-weight: 600; }
+tr.info td:first-child { color: #175cd3; }
 tr.warn td:first-child { color: #b54708; font-weight: 600; }
+tr.fail td:first-child { color: #b42318; font-weight: 700; }
+tr.needs-evidence td:first-child { color: #6941c6; font-weight: 600; }
+tr.pass td:first-child, tr.info td:first-child, tr.warn td:first-child, tr.fail td:first-child,
+tr.needs-evidence td:first-child { border-left: 4px solid currentColor; white-space: nowrap; }
 )";
 
 bool shown_in_terminal(Shown s) {
@@ -108,7 +115,7 @@ std::string page_css(const std::vector<Report>& parts) {
       dashboard ? "middle" : "top");
   css += kCssTable;
   if (bars_or_lines) css += kCssBarsAndLines;
-  if (any_block(parts, [](const Block& b) { return b.findings.has_value(); })) css += kCssFindings;
+  if (any_block(parts, [](const Block& b) { return b.findings.has_value() || !b.status.empty(); })) css += kCssStatus;
   return css + std::string(kCssTail);
 }
 
@@ -312,7 +319,9 @@ std::string html_table(const Block& b) {
   if (!b.bars.empty()) out += "<th></th>";
   out += "</tr></thead>\n<tbody>\n";
   for (size_t i = 0; i < b.rows.size(); ++i) {
-    out += is_strong(b, i) ? "<tr class=\"strong\">" : "<tr>";
+    std::string classes = i < b.status.size() && b.status[i] ? severity_name(*b.status[i]) : "";
+    if (is_strong(b, i)) classes += classes.empty() ? "strong" : " strong";
+    out += classes.empty() ? "<tr>" : "<tr class=\"" + classes + "\">";
     for (size_t c = 0; c < b.rows[i].size(); ++c) out += "<td" + cls(c) + ">" + html_escape(b.rows[i][c]) + "</td>";
     if (!b.bars.empty())
       out += fmt::format("<td class=\"bar\"><span style=\"width:{:.1f}%\"></span></td>",

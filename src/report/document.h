@@ -95,7 +95,10 @@ struct Block {
   std::vector<std::string> columns;     // empty: no table
   std::vector<TextTable::Align> align;  // missing: left
   std::vector<std::vector<std::string>> rows;
-  std::vector<bool> strong;  // per row: emphasised (the cheapest strategy)
+  std::vector<bool> strong;  // per row: emphasised (a total, the cheapest strategy): bold, no colour
+  // Per row: the verdict the row states, painted on the pages in the one status scheme that
+  // findings use (pass, info, warn, fail, needs-evidence); missing or nullopt: no status.
+  std::vector<std::optional<Severity>> status;
   std::vector<double> bars;  // per row, 0..1: a bar after the last column; empty: no bar column
   size_t terminal_rows = std::numeric_limits<size_t>::max();  // the terminal shows at most these rows
   std::string terminal_more;                                  // said under a table the terminal cut short
