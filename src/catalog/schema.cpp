@@ -28,7 +28,13 @@ const std::vector<KindSchema> kKinds = {
       // PCI vendor:device ids of the part ("10de:20b2"), how acceptance tells SXM from PCIe on the bus.
       {"pci_ids", T::kStringList, false},
       // ResNet-50 training images/s per GPU a performance clause should promise (contract.performance).
-      {"resnet50_images_per_s", T::kNumber, false}}},
+      {"resnet50_images_per_s", T::kNumber, false},
+      // What US export rules say about selling the part into China, with the rule's date, in both
+      // languages: the quote's gpu.export note.
+      {"export_note", T::kString, false},
+      {"export_note_zh", T::kString, false},
+      // `used`: the part is no longer made and `buy` is a used-market price.
+      {"condition", T::kEnum, false, "new|used"}}},
     {"platform",
      "Chassis and board for 1, 4 or 8 GPUs, with the parts it ships with by default",
      {{"max_gpus", T::kNumber, true},
@@ -94,13 +100,12 @@ const std::vector<KindSchema> kKinds = {
       {"pcie_lanes", T::kNumber, true},
       {"power_w", T::kNumber, true},
       {"buy", T::kRange, true},
-      // PCI vendor:device ids of the adapters the entry stands for ("15b3:101f"), how `accept --contract` knows the part.
+      // PCI vendor:device ids of the adapters the entry stands for ("15b3:101f"), how `accept --contract` knows the
+      // part.
       {"pci_ids", T::kStringList, false}}},
     {"switch",
      "Network switch for multi-node clusters",
-     {{"protocol", T::kEnum, true, "ethernet|infiniband"},
-      {"ports", T::kNumber, true},
-      {"buy", T::kRange, true}}},
+     {{"protocol", T::kEnum, true, "ethernet|infiniband"}, {"ports", T::kNumber, true}, {"buy", T::kRange, true}}},
     {"cooling",
      "Cooling and power-supply option; buy is the extra over the platform's default",
      {{"method", T::kEnum, true, "air|liquid"},
@@ -111,15 +116,11 @@ const std::vector<KindSchema> kKinds = {
       {"install_if_not_in_contract", T::kRange, false}}},
     {"rack",
      "Rack power circuit; rent_monthly is the extra over the 8 A baseline",
-     {{"amps", T::kNumber, true},
-      {"volts", T::kNumber, true},
-      {"rent_monthly", T::kRange, false}}},
+     {{"amps", T::kNumber, true}, {"volts", T::kNumber, true}, {"rent_monthly", T::kRange, false}}},
     {"region",
      "Data-centre region: rent price factor and typical latency to users",
      {{"price_factor", T::kRange, true}, {"latency_ms", T::kNumber, true}}},
-    {"software_image",
-     "Pre-installed software image (monthly, rented servers)",
-     {{"rent_monthly", T::kRange, true}}},
+    {"software_image", "Pre-installed software image (monthly, rented servers)", {{"rent_monthly", T::kRange, true}}},
     {"rent_addon",
      "A monthly rent add-on on top of the market class: per InfiniBand adapter, per TB of storage, or a bandwidth tier",
      {{"applies_to", T::kEnum, true, "infiniband|storage|bandwidth"},
@@ -186,9 +187,7 @@ const std::vector<KindSchema> kKinds = {
       // The buyers' market the offer is sold in (usage prices renting at the buyer's market);
       // absent: cn for a CNY price, else global.
       {"market", T::kEnum, false, "cn|global"}}},
-    {"fx",
-     "Exchange rate: 1 unit of `from` in CNY",
-     {{"from", T::kString, true}, {"cny", T::kNumber, true}}},
+    {"fx", "Exchange rate: 1 unit of `from` in CNY", {{"from", T::kString, true}, {"cny", T::kNumber, true}}},
     {"software",
      "Software compatibility matrix row: minimum version and/or the allowed releases",
      {{"component", T::kEnum, true, "driver|cuda|cudnn|nccl|pytorch|tensorflow"},

@@ -204,7 +204,9 @@ void check_network_rdma(const Quote& q, const Catalog& cat, std::vector<Finding>
 // B4: NVLink/NVSwitch matters for multi-GPU training only.
 void check_network_nvlink(const Quote& q, const Catalog& cat, std::vector<Finding>& out) {
   const ServerConfig& c = q.config;
-  const std::string link = cat.find("platform", c.platform)->text("interconnect");
+  std::string link = cat.find("platform", c.platform)->text("interconnect");
+  // A card without NVLink (L20, L40S) has no bridge to take: its GPUs talk over PCIe.
+  if (link == "nvlink-bridge" && cat.find("gpu", c.gpu)->number("nvlink_gen") == 0) link = "pcie";
   const char* source = "S0 §3.4";
   if (c.gpus > 1 && is_training(c.task) && link == "pcie") {
     Finding f = make_finding("network.nvlink", Severity::kWarn, "missing", source);
@@ -215,6 +217,18 @@ void check_network_nvlink(const Quote& q, const Catalog& cat, std::vector<Findin
     f.fact("gpus", std::to_string(c.gpus)).fact("task", task_name(c.task)).fact("interconnect", link);
     out.push_back(f);
   }
+}
+
+// What the US export rules say about the GPU and China, dated (catalog export_note): a note,
+// since the rule decides whether and how the part can be bought at all.
+void check_export(const Quote& q, const Catalog& cat, std::vector<Finding>& out) {
+  const Entry& gpu = *cat.find("gpu", q.config.gpu);
+  if (!gpu.has("export_note")) return;
+  Finding f = make_finding("gpu.export", Severity::kInfo, "", "export-rules");
+  f.fact("gpu", gpu.name, gpu.display_name_zh())
+      .fact("note", gpu.text("export_note"),
+            gpu.has("export_note_zh") ? gpu.text("export_note_zh") : gpu.text("export_note"));
+  out.push_back(f);
 }
 
 // A2: metered public traffic is the classic trap (tens of GB of weights per download).
@@ -352,6 +366,7 @@ const std::vector<Rule> kRules = {
     {"network.rdma", check_network_rdma},
     {"network.nvlink", check_network_nvlink},
     {"network.public", check_public_bandwidth},
+    {"gpu.export", check_export},
     {"cooling.air", check_cooling},
     {"software.matrix", check_software},
     {"band.rent_per_gpu", check_band_rent},

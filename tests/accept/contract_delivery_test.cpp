@@ -197,14 +197,27 @@ TEST(ContractDelivery, SwappedPartsEachFailNamingTheLineAndTheEvidence) {
   EXPECT_EQ(notes[0].find("below"), std::string::npos);
 }
 
+TEST(ContractDelivery, AFortyGigabyteA100ForAnEightyFails) {
+  // 10de:20b0 is pci.ids' "GA100 [A100 SXM4 40GB]", catalogued as a100-40gb-sxm: 40 GB is less
+  // than the contract's 80 GB, so the catalog ranks it below the contracted part.
+  probe::HostFacts h = clean_host();
+  h.pci.devices[7] = gpu_at(0xbd, 0x20b0);
+  Finding c = delivery(delivered(h));
+  EXPECT_EQ(c.severity, Severity::kFail);
+  EXPECT_EQ(
+      notes_en(c)[0],
+      "\"NVIDIA A100 80GB SXM4\" × 8 (vendor-quote-clean.yaml:10): delivered 1 × a100-40gb-sxm, 7 × a100-80gb-sxm, "
+      "below the contract: the vendor delivers the contracted part");
+}
+
 TEST(ContractDelivery, FewerGpusFailAModelTheCatalogDoesNotListWarns) {
   probe::HostFacts h = clean_host();
-  h.pci.devices[7] = gpu_at(0xbd, 0x20b0);  // 10de:20b0 (A100 SXM4 40GB in pci.ids): not in the catalog
+  h.pci.devices[7] = gpu_at(0xbd, 0x1db5);  // 10de:1db5 (pci.ids "Tesla V100 SXM2 32GB"): not in the catalog
   Finding c = delivery(delivered(h));
   // The catalog cannot rank it (as for a CPU it does not list): a person compares, it does not fail.
   EXPECT_EQ(c.severity, Severity::kWarn);
   EXPECT_EQ(notes_en(c)[0],
-            "\"NVIDIA A100 80GB SXM4\" × 8 (vendor-quote-clean.yaml:10): delivered 1 × 10de:20b0, 7 × a100-80gb-sxm, "
+            "\"NVIDIA A100 80GB SXM4\" × 8 (vendor-quote-clean.yaml:10): delivered 1 × 10de:1db5, 7 × a100-80gb-sxm, "
             "a part the catalog cannot rank: a person compares it with the contract");
   // Seven GPUs for eight: fewer, whatever their model.
   h.pci.devices.pop_back();

@@ -144,7 +144,8 @@ nvml::NvmlFacts nvlinks_up(size_t links_per_gpu) {
   return n;
 }
 
-constexpr uint16_t kSxm80 = 0x20b2, kPcie80 = 0x20b5, kUnknownGpu = 0x20b0;  // A100 SXM4 40GB: not catalogued
+constexpr uint16_t kSxm80 = 0x20b2, kPcie80 = 0x20b5,
+                   kUnknownGpu = 0x1db5;  // pci.ids "GV100GL [Tesla V100 SXM2 32GB]": not catalogued
 constexpr uint16_t kMicrochip = 0x11f8, kPfx100 = 0x4000, kBroadcom = 0x1000, kPex88096 = 0xc010;
 
 TEST(TopologyTest, SxmModulesBehindAnUnlistedSwitchWarnEvenWithoutFabricEvidence) {

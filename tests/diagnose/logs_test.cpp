@@ -203,7 +203,8 @@ TEST(DiagnoseLogsTest, LogsAloneLeaveThisMachineOutUnlessRootNamesIt) {
 }
 
 TEST(DiagnoseLogsTest, StarvedDmonLogIsJudgedAgainstTheLowestCatalogTdp) {
-  // dmon gives no power limit: 150 W is under 0.6 × 300 W (a100-80gb-pcie, the lowest catalog TDP).
+  // dmon gives no power limit: 140 W is under 0.6 × 250 W = 150 W (a100-40gb-pcie, the lowest
+  // catalog TDP).
   // Two GPUs at 50% and 55%, 52 °C, every 30 s from 01:00:00 to 01:40:00 (81 rounds).
   std::string text =
       "#Date       Time        gpu   pwr gtemp mtemp    sm   mem   enc   dec  mclk  pclk\n"
@@ -211,7 +212,7 @@ TEST(DiagnoseLogsTest, StarvedDmonLogIsJudgedAgainstTheLowestCatalogTdp) {
   for (int step = 0; step <= 80; ++step)
     for (int g = 0; g < 2; ++g)
       text +=
-          fmt::format(" 20240506   01:{:02d}:{:02d}   {:4d}   150    52     -    {}    20     0     0  1593  1410\n",
+          fmt::format(" 20240506   01:{:02d}:{:02d}   {:4d}   140    52     -    {}    20     0     0  1593  1410\n",
                       step / 2, step % 2 * 30, g, g == 0 ? 50 : 55);
   const std::string log = write_file(temp_dir(), "dgx-07.log", text);
   const json j = diagnose_json(log);
@@ -219,9 +220,9 @@ TEST(DiagnoseLogsTest, StarvedDmonLogIsJudgedAgainstTheLowestCatalogTdp) {
   auto f = with_id(j, "diagnose.input_bound");
   ASSERT_EQ(f.size(), 1u) << j.dump(1);
   const json& e = f[0].at("evidence");
-  EXPECT_EQ(e.at("power"), "150 W of 300 W");
+  EXPECT_EQ(e.at("power"), "140 W of 250 W");
   EXPECT_EQ(e.at("limit_source"),
-            report::say(Phrase("diagnose.limit_from.catalog").fact("gpu", "a100-80gb-pcie"), report::Lang::kEn));
+            report::say(Phrase("diagnose.limit_from.catalog").fact("gpu", "a100-40gb-pcie"), report::Lang::kEn));
   EXPECT_EQ(e.at("utilization"), "dgx-07/0 50%, dgx-07/1 55%");
   // Lines 3 (step 0, GPU 0) to 3 + 2 × 80 + 1 = 164; 40 min = 0.7 h.
   EXPECT_EQ(e.at("lines"), log + ":3–164");

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "plan/quote.h"
 #include "test_support.h"
 
 namespace gpuplan::plan {
@@ -44,6 +45,22 @@ TEST(ConfigTest, AnUnstatedRackIsTheSmallestThatCarriesTheNode) {
   ServerConfig stated = config_from("gpu: a100-80gb-sxm\ngpus: 8\nrack: rack-16a-220v\n");
   EXPECT_TRUE(stated.rack_stated);
   EXPECT_EQ(stated.rack, "rack-16a-220v");
+}
+
+TEST(ConfigTest, TheChinaMarketGpusFindTheirPlatforms) {
+  // A800 SXM4 and A100 40GB ship on the HGX A100 board, H800 on HGX H100, H20 on its own HGX
+  // H20 (no vendor system maximum); L40S and L20 are PCIe cards for the PCIe servers.
+  EXPECT_EQ(config_from("gpu: a800-80gb-sxm\ngpus: 8\n").platform, "hgx-a100-8gpu");
+  EXPECT_EQ(config_from("gpu: a100-40gb-sxm\ngpus: 8\n").platform, "hgx-a100-8gpu");
+  EXPECT_EQ(config_from("gpu: h800-80gb-sxm\ngpus: 8\n").platform, "hgx-h100-8gpu");
+  EXPECT_EQ(config_from("gpu: h20-96gb-sxm\ngpus: 8\n").platform, "hgx-h20-8gpu");
+  EXPECT_EQ(config_from("gpu: l40s-48gb-pcie\ngpus: 4\n").platform, "server-4gpu-pcie");
+  EXPECT_EQ(config_from("gpu: l20-48gb-pcie\ngpus: 1\n").platform, "workstation-1gpu");
+  // H20 node: 8 × 400 W = 3,200 W; the system figure 1.8 × 3,200 = 5,760 W is below the parts'
+  // 3,200 + 2 × 350 (CPUs) + 16 × 8 (DDR5) + 2 × 3 + 4 × 12 (disks) + 2 × 12 (NICs) + 2,400 = 6,506 W.
+  Quote h20 = build_quote(config_from("gpu: h20-96gb-sxm\ngpus: 8\n"), default_catalog());
+  EXPECT_EQ(h20.power.system_w, 5760);
+  EXPECT_EQ(h20.power.peak_w(), 6506);
 }
 
 TEST(ConfigTest, SizesMemoryAndPicksTheRackFromQuantities) {

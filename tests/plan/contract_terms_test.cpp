@@ -110,10 +110,14 @@ TEST(ContractTermsTest, GpuWordingFittingTwoOrNoCatalogGpusLeavesTheModelEmpty) 
   ContractTerms no_memory = contract("gpu", quoted("A100 SXM4"));
   expect_unparsed(no_memory, "gpu", "A100 SXM4");
   EXPECT_FALSE(no_memory.gpu);
-  // A 40 GB A100 is not in the catalog.
+  // The 40 GB A100 is a catalog GPU: the memory size and the form factor name one.
   ContractTerms forty = contract("gpu", quoted("A100 40GB SXM4"));
-  expect_unparsed(forty, "gpu", "A100 40GB SXM4");
-  EXPECT_FALSE(forty.gpu);
+  ASSERT_TRUE(forty.gpu);
+  EXPECT_EQ(forty.gpu->model, "a100-40gb-sxm");
+  // A 32 GB A100 is none.
+  ContractTerms none = contract("gpu", quoted("A100 32GB SXM4"));
+  expect_unparsed(none, "gpu", "A100 32GB SXM4");
+  EXPECT_FALSE(none.gpu);
 }
 
 // --- Driver and CUDA ------------------------------------------------------------------------

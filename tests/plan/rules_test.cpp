@@ -315,6 +315,29 @@ entries:
   EXPECT_EQ(fact(below[0], "budget"), "¥250,000");
 }
 
+TEST(RulesTest, TheExportRulesOfTheGpuAreANoteInBothLanguages) {
+  auto f = findings_with_id(run("gpu: h20-96gb-sxm\ngpus: 8\n"), "gpu.export");
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].severity, Severity::kInfo);
+  EXPECT_NE(fact(f[0], "note").find("since 2025-04-09"), std::string::npos);
+  const Fact* note = nullptr;
+  for (const Fact& x : f[0].facts)
+    if (x.key == "note") note = &x;
+  ASSERT_TRUE(note && note->value_zh);
+  EXPECT_NE(note->value_zh->find("自 2025-04-09 起对华出口需美国许可证"), std::string::npos);
+}
+
+TEST(RulesTest, CardsWithoutNvlinkTalkOverPcieInABridgedServer) {
+  // The 8-GPU PCIe server has NVLink bridges, but the L40S has no NVLink: training across its 8
+  // GPUs goes over PCIe.
+  auto l40s = findings_with_id(run("gpu: l40s-48gb-pcie\ngpus: 8\ntask: train\n"), "network.nvlink");
+  ASSERT_EQ(l40s.size(), 1u);
+  EXPECT_EQ(l40s[0].variant, "missing");
+  EXPECT_EQ(l40s[0].severity, Severity::kWarn);
+  // The A800 PCIe card takes the bridge (400 GB/s): quiet.
+  EXPECT_TRUE(findings_with_id(run("gpu: a800-80gb-pcie\ngpus: 8\ntask: train\n"), "network.nvlink").empty());
+}
+
 TEST(RulesTest, FutureProofingAdvisories) {
   auto a100 = build_quote(config_from("gpu: a100-80gb-sxm\ngpus: 8\n"), default_catalog()).findings;
   auto pcie5 = findings_with_id(a100, "future.pcie5");
@@ -340,9 +363,10 @@ TEST(RulesTest, AReleaseOfAnAllowedVersionIsListed) {
 TEST(RulesTest, EveryRuleHasAStableId) {
   std::vector<std::string> ids;
   for (const auto& r : rules()) ids.push_back(r.id);
-  EXPECT_EQ(ids, (std::vector<std::string>{"power.rack", "power.psu", "pcie.lanes", "pcie.slot", "memory.min", "network.rdma",
-                                           "network.nvlink", "network.public", "cooling.air", "software.matrix", "band.rent_per_gpu",
-                                           "band.buy_per_gpu", "market.range", "future."}));
+  EXPECT_EQ(
+      ids, (std::vector<std::string>{"power.rack", "power.psu", "pcie.lanes", "pcie.slot", "memory.min", "network.rdma",
+                                     "network.nvlink", "network.public", "gpu.export", "cooling.air", "software.matrix",
+                                     "band.rent_per_gpu", "band.buy_per_gpu", "market.range", "future."}));
 }
 
 }  // namespace
