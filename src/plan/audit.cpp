@@ -1,6 +1,7 @@
 #include "plan/audit.h"
 
 #include <algorithm>
+#include <regex>
 
 #include "core/money.h"
 #include "core/text.h"
@@ -10,6 +11,16 @@
 
 namespace gpuplan::plan {
 namespace {
+
+// A "from" price written into the item's text: "3万起", "¥30,000 起", "起价", "from ¥30,000",
+// "starting at 30000". Not "一起" or "from the vendor": 起 must follow a figure or open 起价, and
+// "from" must be followed by a figure or a currency sign.
+bool says_from_price(const std::string& item) {
+  static const std::regex kZh(R"((\d|万|元)\s*起|起价)");
+  static const std::regex kEn(R"((^|[^a-z])(from|starting at|starting from)\s*(¥|￥|\$|rmb|cny|\d))",
+                              std::regex::icase);
+  return std::regex_search(item, kZh) || std::regex_search(item, kEn);
+}
 
 using catalog::Catalog;
 using catalog::Entry;
@@ -53,6 +64,7 @@ VendorQuote parse(const std::string& text, const std::string& file, const Catalo
     if (!n["unit_price"]) r.fail(n, at + ".unit_price", Phrase("error.audit.missing_price"));
     line.unit_price = r.range(n["unit_price"], at + ".unit_price");
     if (n["from"]) line.from_price = r.boolean(n["from"], at + ".from");
+    line.from_price = line.from_price || says_from_price(line.item);
     if (n["period"]) {
       std::string p = r.text(n["period"], at + ".period");
       if (p != "once" && p != "month") r.fail(n["period"], at + ".period", not_one_of(p, {"once", "month"}));
@@ -134,16 +146,27 @@ AuditResult audit_quote(const VendorQuote& q, const Catalog& cat) {
     }
     const Entry* part = line.part.empty() ? nullptr : cat.find(line.part);
     std::optional<Range> expected = part ? catalog_unit_price(*part, line.monthly) : std::nullopt;
+    AuditLine& row = a.lines.emplace_back(
+        AuditLine{line.item, line.part, line.qty, line.monthly, line.line, line.unit_price, expected, "unpriced", 0});
+    if (expected) {
+      row.verdict = "within";
+      if (line.unit_price.low > expected->high * (1 + tolerance)) {
+        row.verdict = "above";
+        row.over = (line.unit_price.low - expected->high) * line.qty;
+        (line.monthly ? a.overcharge_monthly : a.overcharge_once) += row.over;
+      } else if (line.unit_price.high < expected->low * (1 - tolerance)) {
+        row.verdict = "below";
+        row.over = -(expected->low - line.unit_price.high) * line.qty;
+      }
+    }
     if (!expected) {
       Finding f = make_finding("audit.unpriced_part", Severity::kInfo, "", "S0 §5");
       f.fact("item", line.item).fact("unit_price", format_money_range(line.unit_price, "CNY")).fact("at", where);
       a.findings.push_back(f);
       continue;
     }
-    std::string variant;
-    if (line.unit_price.low > expected->high * (1 + tolerance)) variant = "above";
-    else if (line.unit_price.high < expected->low * (1 - tolerance)) variant = "below";
-    if (variant.empty()) continue;
+    const std::string variant = row.verdict;
+    if (variant == "within") continue;
     Finding f = make_finding("audit.line_range", variant == "above" ? Severity::kFail : Severity::kWarn, variant, "S0 §5");
     f.fact("item", line.item).fact("unit_price", format_money_range(line.unit_price, "CNY"))
         .fact("range", format_money_range(*expected, "CNY")).fact("part", part->id)

@@ -49,8 +49,27 @@ struct VendorQuote {
 Result<VendorQuote> parse_vendor_quote(const std::string& text, const std::string& file, const catalog::Catalog& catalog);
 Result<VendorQuote> read_vendor_quote(const std::string& path, const catalog::Catalog& catalog);
 
+// One quoted line beside the catalog (`gpuplan audit`'s line table, JSON `lines`).
+struct AuditLine {
+  std::string item;
+  std::string part;  // catalog id; empty: none named
+  double qty = 1;
+  bool monthly = false;
+  int line = 0;                  // in the quote file
+  Range quoted;                  // unit price as quoted
+  std::optional<Range> catalog;  // the catalog's unit price; nullopt: the catalog prices no such part
+  // "within" | "above" | "below" (beyond audit.price_tolerance, as audit.line_range judges) | "unpriced"
+  std::string verdict;
+  // Above: (quoted low − catalog high) × qty, what is paid over the catalog's dearest figure;
+  // below: −(catalog low − quoted high) × qty; 0 within or unpriced. CNY, once or a month.
+  double over = 0;
+};
+
 struct AuditResult {
   std::string vendor;
+  std::vector<AuditLine> lines;
+  double overcharge_once = 0;     // the sum of the one-off lines' positive `over`
+  double overcharge_monthly = 0;  // the same for the monthly lines
   int gpus = 0;
   Range total_once;
   Range total_monthly;

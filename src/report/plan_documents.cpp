@@ -103,6 +103,43 @@ Line shown_only(std::string text, Shown shown, bool bullet = false) {
   return l;
 }
 
+Severity line_status(const std::string& verdict) {
+  if (verdict == "above") return Severity::kFail;
+  if (verdict == "below") return Severity::kWarn;
+  if (verdict == "within") return Severity::kPass;
+  return Severity::kInfo;
+}
+
+// Each quoted line beside the catalog's unit price, what it is over or under, and the total
+// overcharge (the sum of what the lines above the catalog pay over its dearest figure).
+Block audit_lines_block(const plan::AuditResult& a, Lang lang) {
+  Block b;
+  b.heading = ui("audit.lines", lang);
+  b.columns = {ui("audit.col.verdict", lang), ui("line", lang),          ui("qty", lang), ui("audit.col.quoted", lang),
+               ui("audit.col.catalog", lang), ui("audit.col.over", lang)};
+  b.align = {A::kLeft, A::kLeft, A::kRight, A::kRight, A::kRight, A::kRight};
+  const std::string month = ui("per_month", lang);
+  for (const plan::AuditLine& l : a.lines) {
+    const std::string per = l.monthly ? month : "";
+    std::string over = "—";
+    if (l.over > 0) over = "+" + format_money(l.over, "CNY") + per;
+    if (l.over < 0) over = "−" + format_money(-l.over, "CNY") + per;
+    b.rows.push_back({ui("audit.verdict." + l.verdict, lang), l.item,
+                      format_number(l.qty, l.qty == static_cast<long>(l.qty) ? 0 : 2),
+                      format_money_range(l.quoted, "CNY") + per,
+                      l.catalog ? format_money_range(*l.catalog, "CNY") + per : "—", over});
+    b.status.push_back(line_status(l.verdict));
+    b.strong.push_back(false);
+  }
+  b.rules_before = {b.rows.size()};
+  std::string total = format_money(a.overcharge_once, "CNY");
+  if (a.overcharge_monthly > 0) total += " + " + format_money(a.overcharge_monthly, "CNY") + month;
+  b.rows.push_back({"", ui("audit.overcharge", lang), "", "", "", total});
+  b.status.push_back(std::nullopt);
+  b.strong.push_back(true);
+  return b;
+}
+
 }  // namespace
 
 Report plain_report(std::string title, Lang lang) {
@@ -191,6 +228,7 @@ Report audit_report(const plan::AuditResult& a, Lang lang) {
       shown_only(say(Phrase("audit.once").fact("amount", money(a.total_once, "CNY")), lang), Shown::kPages, true));
   doc.subtitle.push_back(shown_only(say(Phrase("audit.monthly").fact("amount", money(a.total_monthly, "CNY")), lang),
                                     Shown::kPages, true));
+  if (!a.lines.empty()) doc.blocks.push_back(audit_lines_block(a, lang));
   doc.blocks.push_back(findings_block(a.findings, lang));
   return doc;
 }

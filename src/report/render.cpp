@@ -146,12 +146,26 @@ json recommendation_json(const plan::Recommendation& r, Lang lang) {
 json audit_json(const plan::AuditResult& a, Lang lang) {
   json findings = json::array();
   for (const auto& f : a.findings) findings.push_back(finding_json(f, lang));
+  json lines = json::array();
+  for (const plan::AuditLine& l : a.lines)
+    lines.push_back({{"item", l.item},
+                     {"part", l.part.empty() ? json(nullptr) : json(l.part)},
+                     {"qty", l.qty},
+                     {"monthly", l.monthly},
+                     {"line", l.line},
+                     {"quoted", money_range_json(l.quoted)},
+                     {"catalog", l.catalog ? money_range_json(*l.catalog) : json(nullptr)},
+                     {"verdict", l.verdict},
+                     {"over", money_json(l.over)}});
   return {{"vendor", a.vendor},
+          {"lines", lines},
+          {"overcharge", {{"once", money_json(a.overcharge_once)}, {"monthly", money_json(a.overcharge_monthly)}}},
           {"verdict", a.failed() ? "fail" : "pass"},
           {"gpus", a.gpus},
           {"totals", {{"once", money_range_json(a.total_once)}, {"monthly", money_range_json(a.total_monthly)}}},
-          {"per_gpu", {{"buy", a.buy_per_gpu ? money_range_json(*a.buy_per_gpu) : json(nullptr)},
-                       {"rent_monthly", a.rent_per_gpu_month ? money_range_json(*a.rent_per_gpu_month) : json(nullptr)}}},
+          {"per_gpu",
+           {{"buy", a.buy_per_gpu ? money_range_json(*a.buy_per_gpu) : json(nullptr)},
+            {"rent_monthly", a.rent_per_gpu_month ? money_range_json(*a.rent_per_gpu_month) : json(nullptr)}}},
           {"findings", findings}};
 }
 

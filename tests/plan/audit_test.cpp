@@ -380,3 +380,58 @@ TEST(AuditTest, UnknownGpuIdNamesItsLine) {
 
 }  // namespace
 }  // namespace gpuplan::plan
+
+namespace gpuplan::plan {
+namespace {
+
+TEST(AuditLinesTest, EachLineBesideTheCatalogWithTheTotalOvercharge) {
+  auto q = read_vendor_quote(source_path("examples/vendor-quote-padded.yaml"), default_catalog());
+  ASSERT_TRUE(q) << q.error().str();
+  AuditResult a = audit_quote(*q, default_catalog());
+  ASSERT_EQ(a.lines.size(), 7u);
+  // ¥98,000 a card inside ¥70,000–100,000: within, nothing over.
+  EXPECT_EQ(a.lines[0].verdict, "within");
+  EXPECT_EQ(a.lines[0].over, 0);
+  ASSERT_TRUE(a.lines[0].catalog);
+  EXPECT_EQ(*a.lines[0].catalog, (Range{70000, 100000}));
+  // DIMMs: (4,200 − 2,500) × 16 = 27,200; NVMe: (21,000 − 11,520) × 4 = 37,920 (3.84 TB ×
+  // ¥1,500/TB × 2 endurance = 11,520); IB: (26,000 − 12,000) × 8 = 112,000.
+  EXPECT_EQ(a.lines[3].verdict, "above");
+  EXPECT_EQ(a.lines[3].over, 27200);
+  EXPECT_EQ(a.lines[4].over, 37920);
+  EXPECT_EQ(a.lines[5].over, 112000);
+  EXPECT_EQ(a.lines[5].line, 14);  // the file's 14th line: 2 comments, 5 keys, `lines:`, 5 lines before it
+  // The service names no part: unpriced.
+  EXPECT_EQ(a.lines[6].verdict, "unpriced");
+  EXPECT_FALSE(a.lines[6].catalog);
+  // 27,200 + 37,920 + 112,000 = 177,120.
+  EXPECT_EQ(a.overcharge_once, 177120);
+  EXPECT_EQ(a.overcharge_monthly, 0);
+}
+
+TEST(AuditLinesTest, ALineBelowTheCatalogIsUnder) {
+  // ¥50,000 a card against ¥70,000–100,000 (−10%: ¥63,000): below by (70,000 − 50,000) × 8.
+  AuditResult a = audit_of(quote_yaml("  - {item: A100, part: a100-80gb-sxm, qty: 8, unit_price: 50000}\n"));
+  ASSERT_EQ(a.lines.size(), 1u);
+  EXPECT_EQ(a.lines[0].verdict, "below");
+  EXPECT_EQ(a.lines[0].over, -160000);
+  EXPECT_EQ(a.overcharge_once, 0);  // an under-price is no overcharge
+}
+
+TEST(AuditLinesTest, AFromPriceIsReadInTheItemText) {
+  auto from = [](const std::string& item) {
+    AuditResult a = audit_of(quote_yaml("  - {item: \"" + item + "\", qty: 1, unit_price: 30000}\n"));
+    return findings_with_id(a.findings, "audit.price_from").size();
+  };
+  EXPECT_EQ(from("部署调优服务 3万起"), 1u);
+  EXPECT_EQ(from("部署调优服务（¥30,000 起）"), 1u);
+  EXPECT_EQ(from("调优服务起价"), 1u);
+  EXPECT_EQ(from("Deployment from ¥30,000"), 1u);
+  EXPECT_EQ(from("Tuning, starting at 30000"), 1u);
+  // Not prices: "together" and "from the vendor".
+  EXPECT_EQ(from("与服务器一起交付的线缆"), 0u);
+  EXPECT_EQ(from("Cables from the vendor"), 0u);
+}
+
+}  // namespace
+}  // namespace gpuplan::plan

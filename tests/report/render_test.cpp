@@ -290,15 +290,39 @@ TEST(RenderTest, AuditHtmlShowsTheVerdictTotalsAndFindings) {
                               "</strong></p>\n<ul>\n<li>"))
         << page;
     EXPECT_TRUE(has(page, "¥1,391,200"));
+    // The failed findings, and the three lines above the catalog in the line table.
     EXPECT_EQ(count_of(page, "<tr class=\"fail\">"),
-              static_cast<size_t>(std::count_if(a.findings.begin(), a.findings.end(),
-                                                [](const Finding& f) { return f.severity == Severity::kFail; })));
+              3 + static_cast<size_t>(std::count_if(a.findings.begin(), a.findings.end(),
+                                                    [](const Finding& f) { return f.severity == Severity::kFail; })));
+    EXPECT_TRUE(has(page, "<h2>" + ui("audit.lines", lang) + "</h2>"));
+    EXPECT_TRUE(has(page, "<td class=\"num\">+¥112,000</td>")) << page;  // (26,000 − 12,000) × 8
+    EXPECT_TRUE(has(page, "<tr class=\"strong\"><td></td><td>" + ui("audit.overcharge", lang) + "</td>"));
+    EXPECT_TRUE(has(page, "¥177,120"));
     EXPECT_TRUE(has(page, "<code>audit.line_range</code>"));
     // "From" price: the quotes in the English finding are escaped.
     if (lang == Lang::kEn) {
       EXPECT_TRUE(has(page, "<strong>&quot;From&quot; price</strong>")) << page;
     }
   }
+}
+
+TEST(RenderTest, AuditJsonHasTheLineTable) {
+  const nlohmann::json j =
+      nlohmann::json::parse(render_audit(audit_of("vendor-quote-padded.yaml"), Format::kJson, Style{}));
+  ASSERT_EQ(j["lines"].size(), 7u);
+  EXPECT_EQ(keys_of(j["lines"][0]),
+            (std::set<std::string>{"item", "part", "qty", "monthly", "line", "quoted", "catalog", "verdict", "over"}));
+  EXPECT_EQ(j["lines"][3]["verdict"], "above");
+  EXPECT_EQ(j["lines"][3]["over"], 27200);  // (4,200 − 2,500) × 16
+  EXPECT_EQ(j["lines"][6]["catalog"], nullptr);
+  EXPECT_EQ(j["lines"][6]["part"], nullptr);
+  EXPECT_EQ(j["overcharge"]["once"], 177120);
+  EXPECT_EQ(j["overcharge"]["monthly"], 0);
+  // The terminal in Chinese: the table's heading and the verdict word.
+  const std::string zh = render_audit(audit_of("vendor-quote-padded.yaml"), Format::kTable, Style{Lang::kZh, false});
+  EXPECT_TRUE(has(zh, "逐项对照目录：")) << zh;
+  EXPECT_TRUE(has(zh, "偏高"));
+  EXPECT_TRUE(has(zh, "多收合计"));
 }
 
 TEST(RenderTest, AuditTableColoursTheVerdictOnlyWhenAsked) {
