@@ -9,6 +9,11 @@ namespace {
 using A = TextTable::Align;
 using plan::Quote;
 
+// A quantity as a line shows it: whole counts without decimals, fractions (TB, years) with two.
+std::string quantity(double qty) {
+  return format_number(qty, qty == static_cast<long>(qty) ? 0 : 2);
+}
+
 std::string money(const Range& r, const std::string& currency) {
   if (r.low == 0 && r.high == 0) return "—";
   return format_money_range(r, currency);
@@ -68,9 +73,8 @@ Block lines_block(const Quote& q, Lang lang) {
   b.align = {A::kLeft, A::kRight, A::kRight, A::kRight, A::kLeft};
   b.sources_column = 4;
   for (const auto& line : q.lines)
-    b.rows.push_back({say(line.item, lang), format_number(line.qty, line.qty == static_cast<long>(line.qty) ? 0 : 2),
-                      money(line.buy, q.currency), money(line.rent_monthly, q.currency),
-                      in_lang(line.source, line.source_zh, lang)});
+    b.rows.push_back({say(line.item, lang), quantity(line.qty), money(line.buy, q.currency),
+                      money(line.rent_monthly, q.currency), in_lang(line.source, line.source_zh, lang)});
   b.rules_before = {b.rows.size()};
   b.strong.assign(b.rows.size(), false);
   b.rows.push_back(
@@ -124,8 +128,7 @@ Block audit_lines_block(const plan::AuditResult& a, Lang lang) {
     std::string over = "—";
     if (l.over > 0) over = "+" + format_money(l.over, "CNY") + per;
     if (l.over < 0) over = "−" + format_money(-l.over, "CNY") + per;
-    b.rows.push_back({ui("audit.verdict." + l.verdict, lang), l.item,
-                      format_number(l.qty, l.qty == static_cast<long>(l.qty) ? 0 : 2),
+    b.rows.push_back({ui("audit.verdict." + l.verdict, lang), l.item, quantity(l.qty),
                       format_money_range(l.quoted, "CNY") + per,
                       l.catalog ? format_money_range(*l.catalog, "CNY") + per : "—", over});
     b.status.push_back(line_status(l.verdict));
