@@ -1,14 +1,14 @@
 #include "catalog/catalog.h"
 
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <stdexcept>
 
 #include "catalog/required_thresholds.h"
 #include "catalog/schema.h"
 #include "core/bounds.h"
+#include "core/dates.h"
 #include "core/files.h"
 #include "core/text.h"
 #include "core/yaml_reader.h"
@@ -109,16 +109,6 @@ bool valid_id(const std::string& id) {
                      [&](char c) { return lower_or_digit(c) || c == '.' || c == '_' || c == '-'; });
 }
 
-// YYYY, YYYY-MM or YYYY-MM-DD.
-bool valid_date(const std::string& s) {
-  if (s.size() != 4 && s.size() != 7 && s.size() != 10) return false;
-  for (size_t i = 0; i < s.size(); ++i) {
-    const bool dash = i == 4 || i == 7;
-    if (dash ? s[i] != '-' : (s[i] < '0' || s[i] > '9')) return false;
-  }
-  return true;
-}
-
 // Parses one file's entries, appending valid ones to `out` and problems to `problems`.
 void load_file(const fs::path& path, std::vector<Entry>& out, std::vector<Error>& problems) {
   const std::string file = path.string();
@@ -185,7 +175,7 @@ void load_file(const fs::path& path, std::vector<Entry>& out, std::vector<Error>
       e.name = node["name"].Scalar();
       e.source = node["source"].Scalar();
       e.as_of = node["as_of"].Scalar();
-      if (!valid_date(e.as_of))
+      if (!parse_catalog_date(e.as_of))
         problem(node["as_of"], where + ".as_of", Phrase("error.catalog.bad_date").fact("got", e.as_of));
     }
     if (node["notes"]) e.notes = node["notes"].Scalar();

@@ -19,6 +19,7 @@ int run_audit(const Common& common, const std::string& file) {
   if (!quote) return bad_input(quote.error());
   if (auto parts = plan::check_parts(*quote, ctx.catalog); !parts) return bad_input(parts.error());
   plan::AuditResult result = plan::audit_quote(*quote, ctx.catalog);
+  plan::date_prices(result, ctx.today, ctx.catalog);
   // Every figure is bounded as it is read; a total that is not a finite amount is still refused.
   if (!bounds::sane_money(result.total_once) || !bounds::sane_money(result.total_monthly))
     return bad_input(Error{file, 0, {}, bounds::money_overflow(result.total_once.high)});

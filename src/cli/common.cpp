@@ -5,11 +5,13 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <iostream>
 #include <utility>
 
 #include "cli/catalog_path.h"
 #include "core/bounds.h"
+#include "core/dates.h"
 #include "core/output_file.h"
 #include "core/text.h"
 #include "plan/config.h"
@@ -224,6 +226,14 @@ bool make_context(const Common& common, Context& ctx, int& exit_code, bool html_
       return false;
     }
     ctx.style.lang = *lang;
+  }
+  if (common.today.empty()) {
+    ctx.today = civil_from_seconds(static_cast<int64_t>(std::time(nullptr))).date();
+  } else if (common.today.size() != 10 || !parse_catalog_date(common.today)) {
+    exit_code = bad_input(Error{{}, 0, "--today", Phrase("error.not_a_date").fact("got", common.today)});
+    return false;
+  } else {
+    ctx.today = common.today;
   }
   const char* no_color = std::getenv("NO_COLOR");
   ctx.style.colour =

@@ -26,12 +26,14 @@ struct Common {
   std::string format = "table";
   std::string lang;
   bool no_color = false;
+  std::string today;  // YYYY-MM-DD; empty: the system's date (UTC)
 };
 
 struct Context {
   catalog::Catalog catalog;
   report::Format format = report::Format::kTable;
   report::Style style;
+  std::string today;  // YYYY-MM-DD the reports date their prices to
 };
 
 // The language of this run's words (--lang, else LANG), settled before the command line is

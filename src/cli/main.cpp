@@ -44,6 +44,7 @@ int run(int argc, char** argv) {
   app.add_option("--format", common.format, ui("cli.help.format"))->type_name("FORMAT")->capture_default_str();
   app.add_option("--lang", common.lang, ui("cli.help.lang"));
   app.add_flag("--no-color", common.no_color, ui("cli.help.no_color"));
+  app.add_option("--today", common.today, ui("cli.help.today"))->type_name("DATE");
   app.footer(ui("cli.help.footer"));
 
   std::vector<std::pair<CLI::App*, Run>> commands;

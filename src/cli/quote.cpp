@@ -81,6 +81,7 @@ int run_quote(const Common& common, const QuoteArgs& args) {
     return bad_input(e);
   }
   plan::Quote q = plan::build_quote(*resolved, ctx.catalog);
+  plan::date_prices(q, ctx.today, ctx.catalog);
   // The inputs are bounded so this cannot happen; if it did, no negative or infinite price is printed.
   if (!bounds::sane_money(q.total_buy) || !bounds::sane_money(q.total_rent_monthly))
     return bad_input(Error{args.file, 0, args.file.empty() ? "--nodes" : "nodes",

@@ -89,6 +89,7 @@ int run_recommend(const Common& common, const RecommendArgs& args) {
   if (!workload) return bad_input(workload.error());
   auto rec = plan::recommend(*workload, ctx.catalog);
   if (!rec) return bad_input(rec.error());
+  plan::date_prices(rec->quote, ctx.today, ctx.catalog);
   if (!args.write.empty()) {
     auto written = write_output_file(args.write, plan::write_config_yaml(rec->config), "--write");
     if (!written) return bad_input(written.error());

@@ -31,6 +31,7 @@ int run_tco(const Common& common, const TcoArgs& args) {
   }
   if (args.seed) scenario->mc_seed = *args.seed;
   tco::TcoResult result = tco::analyse(*scenario, ctx.catalog);
+  tco::date_prices(result, ctx.today, ctx.catalog);
   // Every figure is bounded as it is read; a strategy costed at ¥nan or ¥inf is still refused.
   for (const tco::StrategyResult& s : result.strategies)
     if (!bounds::sane_money(s.total))

@@ -153,7 +153,8 @@ Result<void> check_history(const telemetry::HourlyData& data, const UsageArgs& a
   return {};
 }
 
-int write_result(const usage::UsageResult& result, const UsageArgs& a, const Context& ctx) {
+int write_result(usage::UsageResult result, const UsageArgs& a, const Context& ctx) {
+  usage::date_prices(result, ctx.today, ctx.catalog);
   if (!a.write_demand.empty()) {
     auto written = write_output_file(a.write_demand, usage::demand_csv(result), "--write-demand");
     if (!written) return bad_input(written.error());

@@ -81,6 +81,27 @@ std::optional<int64_t> parse_utc_time(const std::string& s) {
   return std::nullopt;
 }
 
+std::optional<CivilTime> parse_catalog_date(const std::string& s) {
+  if (s.size() != 4 && s.size() != 7 && s.size() != 10) return std::nullopt;
+  for (size_t i = 0; i < s.size(); ++i) {
+    const bool dash = i == 4 || i == 7;
+    if (dash ? s[i] != '-' : (s[i] < '0' || s[i] > '9')) return std::nullopt;
+  }
+  CivilTime c;
+  c.year = std::stoi(s.substr(0, 4));
+  if (s.size() >= 7) c.month = std::stoi(s.substr(5, 2));
+  if (s.size() == 10) c.day = std::stoi(s.substr(8, 2));
+  if (c.month < 1 || c.month > 12 || c.day < 1 || c.day > 31) return std::nullopt;
+  if (civil_from_days(days_from_civil(c.year, c.month, c.day)).day != c.day) return std::nullopt;  // 02-30
+  return c;
+}
+
+int64_t whole_months(const CivilTime& from, const CivilTime& to) {
+  int64_t months = (to.year - from.year) * 12 + (to.month - from.month);
+  if (to.day < from.day) --months;  // the last month is not yet whole
+  return months;
+}
+
 std::string iso_utc(std::chrono::system_clock::time_point t) {
   const CivilTime c = civil_from_seconds(static_cast<int64_t>(std::chrono::system_clock::to_time_t(t)));
   return fmt::format("{}T{:02}:{:02}:{:02}Z", c.date(), c.hour, c.minute, c.second);

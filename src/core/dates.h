@@ -37,6 +37,14 @@ CivilTime civil_from_ms(int64_t ms);
 // range.
 std::optional<int64_t> parse_utc_time(const std::string& s);
 
+// A date as the catalog dates its figures: "2024", "2024-06" or "2024-06-15" (a year or a month
+// stands for its first day, the earliest it can mean). nullopt for anything else or a day the
+// month does not have.
+std::optional<CivilTime> parse_catalog_date(const std::string& s);
+
+// Whole months from `from` to `to` (2024-06-01 to 2026-12-07: 30); negative when `to` is earlier.
+int64_t whole_months(const CivilTime& from, const CivilTime& to);
+
 // "2024-05-06T10:00:01Z": a clock reading as evidence writes it (UTC, whole seconds).
 std::string iso_utc(std::chrono::system_clock::time_point t);
 

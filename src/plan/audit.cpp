@@ -22,6 +22,26 @@ bool says_from_price(const std::string& item) {
   return std::regex_search(item, kZh) || std::regex_search(item, kEn);
 }
 
+// Second-hand parts as quotes name them: 二手, 拆机 (pulled from a server), 翻新 (refurbished).
+bool says_used(const std::string& item) {
+  static const std::regex kUsed(R"(二手|拆机|翻新|(^|[^a-z])(used|refurbished|second-hand|pre-owned)([^a-z]|$))",
+                                std::regex::icase);
+  return std::regex_search(item, kUsed);
+}
+
+// An engineering sample as quotes name it (S0 §4.4): 工程样品 / 工程样卡 / 工程版, "engineering
+// sample", or ES as a word of its own in capitals ("ES版", "A100 ES"; not "SERIES"). The words
+// found; empty when none.
+std::string sample_words(const std::string& item) {
+  static const std::regex kZh(R"(工程样品|工程样卡|工程版)");
+  static const std::regex kEn(R"(engineering sample)", std::regex::icase);
+  static const std::regex kEs(R"((^|[^A-Za-z])ES([^A-Za-z]|$))");
+  std::smatch m;
+  if (std::regex_search(item, m, kZh) || std::regex_search(item, m, kEn)) return m.str(0);
+  if (std::regex_search(item, m, kEs)) return "ES";
+  return "";
+}
+
 using catalog::Catalog;
 using catalog::Entry;
 
@@ -33,11 +53,33 @@ const std::vector<std::string> kContractFields = {
 const std::vector<std::string> kTermFields = {"gpu",  "driver",         "cuda",         "internal_network", "public_bandwidth",
                                               "rack", "reboot_sla_min", "installation", "performance"};
 
+// S0 §2.2: a training server needs at least recommend.min_data_tb of NVMe for its data. Judged
+// only when the quote prices disks; a warning for a training quote, a note when it names no task.
+void check_storage(const VendorQuote& q, const Catalog& cat, std::vector<Finding>& out) {
+  if (q.task && !is_training(*q.task)) return;
+  bool disks = false;
+  double nvme_tb = 0;
+  for (const VendorLine& line : q.lines) {
+    const Entry* part = line.part.empty() ? nullptr : cat.find("disk", line.part);
+    if (!part) continue;
+    disks = true;
+    if (part->text("media") == "nvme") nvme_tb += line.qty * part->number("capacity_tb");
+  }
+  const double min_tb = cat.threshold("recommend.min_data_tb");
+  if (!disks || nvme_tb >= min_tb) return;
+  Finding f =
+      make_finding("audit.storage", q.task ? Severity::kWarn : Severity::kInfo, q.task ? "" : "no_task", "S0 §2.2");
+  f.fact("nvme", format_figure(nvme_tb, 2) + " TB").fact("min", format_figure(min_tb, 2) + " TB");
+  if (q.task) f.fact("task", task_name(*q.task));
+  out.push_back(f);
+}
+
 VendorQuote parse(const std::string& text, const std::string& file, const Catalog& catalog) {
   YamlReader r(file);
   YAML::Node root = r.load(text);
-  r.check_keys(root, "", {"vendor", "date", "currency", "gpu", "gpus", "lines", "software", "service", "contract",
-                          "hidden_costs_covered"});
+  r.check_keys(root, "",
+               {"vendor", "date", "currency", "gpu", "gpus", "task", "lines", "software", "service", "contract",
+                "hidden_costs_covered"});
   VendorQuote q;
   q.file = file;
   q.vendor = root["vendor"] ? r.text(root["vendor"], "vendor") : file;
@@ -49,12 +91,17 @@ VendorQuote parse(const std::string& text, const std::string& file, const Catalo
   }
   if (!root["gpus"]) r.fail(root, "gpus", Phrase("error.audit.missing_gpus"));
   q.gpus = r.count(root["gpus"], "gpus", 1);
+  if (const auto t = root["task"]) {
+    const std::string s = r.text(t, "task");
+    q.task = parse_task(s);
+    if (!q.task) r.fail(t, "task", not_one_of(s, task_names()));
+  }
   if (!root["lines"] || !root["lines"].IsSequence() || root["lines"].size() == 0)
     r.fail(root["lines"] ? root["lines"] : root, "lines", Phrase("error.audit.missing_lines"));
   for (size_t i = 0; i < root["lines"].size(); ++i) {
     const YAML::Node n = root["lines"][i];
     const std::string at = "lines[" + std::to_string(i) + "]";
-    r.check_keys(n, at, {"item", "part", "qty", "unit_price", "from", "period"});
+    r.check_keys(n, at, {"item", "part", "qty", "unit_price", "from", "period", "condition"});
     VendorLine line;
     line.line = r.line_of(n);
     if (!n["item"]) r.fail(n, at + ".item", Phrase("error.audit.missing_item"));
@@ -65,6 +112,13 @@ VendorQuote parse(const std::string& text, const std::string& file, const Catalo
     line.unit_price = r.range(n["unit_price"], at + ".unit_price");
     if (n["from"]) line.from_price = r.boolean(n["from"], at + ".from");
     line.from_price = line.from_price || says_from_price(line.item);
+    line.used = says_used(line.item);
+    line.sample_word = sample_words(line.item);
+    if (n["condition"]) {
+      std::string c = r.text(n["condition"], at + ".condition");
+      if (c != "new" && c != "used") r.fail(n["condition"], at + ".condition", not_one_of(c, {"new", "used"}));
+      line.used = c == "used";
+    }
     if (n["period"]) {
       std::string p = r.text(n["period"], at + ".period");
       if (p != "once" && p != "month") r.fail(n["period"], at + ".period", not_one_of(p, {"once", "month"}));
@@ -144,8 +198,26 @@ AuditResult audit_quote(const VendorQuote& q, const Catalog& cat) {
       f.fact("item", line.item).fact("unit_price", format_money_range(line.unit_price, "CNY")).fact("at", where);
       a.findings.push_back(f);
     }
+    if (!line.sample_word.empty()) {
+      Finding f = make_finding("audit.engineering_sample", Severity::kFail, "", "S0 §4.4");
+      f.fact("item", line.item).fact("word", line.sample_word).fact("at", where);
+      a.findings.push_back(f);
+    }
     const Entry* part = line.part.empty() ? nullptr : cat.find(line.part);
     std::optional<Range> expected = part ? catalog_unit_price(*part, line.monthly) : std::nullopt;
+    // A used card is held against the used band of its new price (S0 §4.4), unless the catalog
+    // prices the part used already.
+    if (line.used && part && part->kind == "gpu" && expected && part->text("condition") != "used") {
+      const Range new_price = *expected;
+      expected = new_price * cat.threshold_range("used.card_fraction");
+      Finding f = make_finding("audit.used_card", Severity::kInfo, "", "S0 §4.4");
+      f.fact("item", line.item)
+          .fact("unit_price", format_money_range(line.unit_price, "CNY"))
+          .fact("band", format_money_range(*expected, "CNY"))
+          .fact("new", format_money_range(new_price, "CNY"))
+          .fact("at", where);
+      a.findings.push_back(f);
+    }
     AuditLine& row = a.lines.emplace_back(
         AuditLine{line.item, line.part, line.qty, line.monthly, line.line, line.unit_price, expected, "unpriced", 0});
     if (expected) {
@@ -207,6 +279,8 @@ AuditResult audit_quote(const VendorQuote& q, const Catalog& cat) {
     }
   }
 
+  check_storage(q, cat, a.findings);
+
   std::vector<Phrase> missing_terms;
   auto need = [&](bool present, const char* term) {
     if (!present) missing_terms.push_back(Phrase(term));
@@ -241,6 +315,14 @@ AuditResult audit_quote(const VendorQuote& q, const Catalog& cat) {
   judge_contract_terms(q, cat, a.findings);
   std::stable_sort(a.findings.begin(), a.findings.end(), [](const Finding& x, const Finding& y) { return weighs_more(x.severity, y.severity); });
   return a;
+}
+
+void date_prices(AuditResult& a, const std::string& today, const Catalog& cat) {
+  std::vector<const Entry*> priced;
+  for (const AuditLine& line : a.lines)
+    if (line.catalog) priced.push_back(cat.find(line.part));
+  a.price_age = price_age(priced, today, cat);
+  if (auto stale = stale_prices(a.price_age)) a.findings.push_back(*stale);
 }
 
 }  // namespace gpuplan::plan

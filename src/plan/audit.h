@@ -12,7 +12,9 @@
 #include "core/error.h"
 #include "core/finding.h"
 #include "core/range.h"
+#include "plan/config.h"
 #include "plan/contract_terms.h"
+#include "plan/price_age.h"
 
 namespace gpuplan::plan {
 
@@ -24,6 +26,8 @@ struct VendorLine {
   bool from_price = false;  // "from ¥X" (起)
   bool monthly = false;     // a monthly fee rather than a one-off price
   int line = 0;
+  bool used = false;        // second-hand (condition: used, or 二手 / 拆机 / used in the item text)
+  std::string sample_word;  // the words that call it an engineering sample ("ES", "工程样品"); empty: none
 };
 
 struct VendorLicence {
@@ -39,6 +43,7 @@ struct VendorQuote {
   std::string gpu;  // catalog gpu id, may be empty
   int gpu_line = 0;
   int gpus = 0;
+  std::optional<Task> task;  // what the server is bought for, when the quote says
   std::vector<VendorLine> lines;
   std::vector<VendorLicence> licences;
   ContractTerms terms;  // contract: and service:, typed (plan/contract_terms.h)
@@ -76,6 +81,7 @@ struct AuditResult {
   std::optional<Range> buy_per_gpu;
   std::optional<Range> rent_per_gpu_month;
   std::vector<Finding> findings;
+  std::optional<PriceAge> price_age;  // of the catalog prices the lines were held against; set by date_prices
   bool failed() const { return any_fail(findings); }
 };
 
@@ -87,5 +93,9 @@ const std::vector<std::string>& required_contract_fields();
 Result<void> check_parts(const VendorQuote& quote, const catalog::Catalog& catalog);
 
 AuditResult audit_quote(const VendorQuote& quote, const catalog::Catalog& catalog);
+
+// Dates the catalog prices the lines were held against on `today` (YYYY-MM-DD): sets price_age
+// and adds prices.age when they are past the catalog's limit.
+void date_prices(AuditResult& audit, const std::string& today, const catalog::Catalog& catalog);
 
 }  // namespace gpuplan::plan

@@ -250,6 +250,10 @@ void emit_part(YAML::Emitter& out, const char* key, const PartCount& pc) {
 
 }  // namespace
 
+bool is_training(Task t) {
+  return t == Task::kFinetune || t == Task::kTrain || t == Task::kPretrain;
+}
+
 const char* task_name(Task t) {
   for (const auto& [task, name] : kTasks)
     if (task == t) return name;

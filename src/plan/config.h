@@ -36,6 +36,7 @@ struct HiddenCostFigure {
 
 enum class Task { kInference, kFinetune, kTrain, kPretrain, kSimulation };
 const char* task_name(Task t);
+bool is_training(Task t);  // finetune, train, pretrain: the tasks that read a data set over and over
 std::optional<Task> parse_task(std::string_view s);
 std::vector<std::string> task_names();  // "inference", "finetune", "train", "pretrain", "simulation"
 

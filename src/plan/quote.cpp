@@ -138,7 +138,12 @@ void add_subscriptions(const ServerConfig& c, const catalog::Catalog& cat, Quote
     q.lines.push_back(
         {lic.id,
          named("quote.line.licence", lic).fact("gpus", std::to_string(c.total_gpus())).fact("years", years_text(years)),
-         static_cast<double>(c.total_gpus()), per_year * years, per_year / 12, cited(lic), cited_zh(lic)});
+         static_cast<double>(c.total_gpus()),
+         per_year * years,
+         per_year / 12,
+         cited(lic),
+         cited_zh(lic),
+         {&lic}});
   }
   const catalog::Entry& support = *cat.find("support", c.support);
   if (support.range("per_year").high > 0) {
@@ -150,7 +155,8 @@ void add_subscriptions(const ServerConfig& c, const catalog::Catalog& cat, Quote
          support.range("per_year") * (nodes * years),
          {},
          cited(support),
-         cited_zh(support)});
+         cited_zh(support),
+         {&support}});
   }
   if (!c.cluster_manager.empty()) {
     const catalog::Entry& cm = *cat.find("cluster_manager", c.cluster_manager);
@@ -159,8 +165,14 @@ void add_subscriptions(const ServerConfig& c, const catalog::Catalog& cat, Quote
           nodes / cm.opt_number("licence_nodes").value_or(1) * years / cm.opt_number("licence_years").value_or(1);
       Range cost = *licence * share;
       q.lines.push_back(
-          {cm.id, named("quote.line.per_nodes_years", cm).fact(node_count(nodes)).fact("years", years_text(years)),
-           static_cast<double>(nodes), cost, cost / (years * 12), cited(cm), cited_zh(cm)});
+          {cm.id,
+           named("quote.line.per_nodes_years", cm).fact(node_count(nodes)).fact("years", years_text(years)),
+           static_cast<double>(nodes),
+           cost,
+           cost / (years * 12),
+           cited(cm),
+           cited_zh(cm),
+           {&cm}});
     } else {
       q.lines.push_back({cm.id,
                          named("quote.line.setup_weeks", cm)
@@ -169,7 +181,8 @@ void add_subscriptions(const ServerConfig& c, const catalog::Catalog& cat, Quote
                          {},
                          {},
                          cited(cm),
-                         cited_zh(cm)});
+                         cited_zh(cm),
+                         {&cm}});
     }
   }
 }
@@ -186,7 +199,7 @@ const catalog::Entry* rent_addon(const catalog::Catalog& cat, const std::string&
 void add_rent_addons(const ServerConfig& c, const catalog::Catalog& cat, const catalog::Entry& market, Quote& q) {
   const int nodes = c.nodes;
   auto line = [&](const catalog::Entry& a, Phrase item, double qty, Range rent) {
-    q.lines.push_back({a.id, std::move(item), qty, {}, rent, cited(a), cited_zh(a)});
+    q.lines.push_back({a.id, std::move(item), qty, {}, rent, cited(a), cited_zh(a), {&a}});
   };
   if (const catalog::Entry* ib = rent_addon(cat, "infiniband")) {
     int adapters = 0;
@@ -239,7 +252,8 @@ void add_rent_lines(const ServerConfig& c, const catalog::Catalog& cat, const ca
                        {},
                        q.market->rent_monthly * q.region_factor * nodes,
                        cited(*m) + "; " + cited(region),
-                       cited_zh(*m) + "；" + cited_zh(region)});
+                       cited_zh(*m) + "；" + cited_zh(region),
+                       {m, &region}});
     add_rent_addons(c, cat, *m, q);
   }
   const catalog::Entry& rack = *cat.find("rack", c.rack);
@@ -251,7 +265,8 @@ void add_rent_lines(const ServerConfig& c, const catalog::Catalog& cat, const ca
                        {},
                        *extra * racks,
                        cited(rack),
-                       cited_zh(rack)});
+                       cited_zh(rack),
+                       {&rack}});
   }
   if (c.software_image) {
     const auto images = cat.of_kind("software_image");
@@ -263,7 +278,8 @@ void add_rent_lines(const ServerConfig& c, const catalog::Catalog& cat, const ca
                          {},
                          image.range("rent_monthly") * nodes,
                          cited(image),
-                         cited_zh(image)});
+                         cited_zh(image),
+                         {&image}});
     }
   }
 }
@@ -281,7 +297,8 @@ Quote build_quote(const ServerConfig& c, const catalog::Catalog& cat) {
   std::vector<QuoteLine> node_lines;
   auto hardware = [&](const catalog::Entry& e, int per_node, Phrase item, Range unit_buy) {
     if (per_node == 0) return;
-    node_lines.push_back({e.id, item, static_cast<double>(per_node), unit_buy * per_node, {}, cited(e), cited_zh(e)});
+    node_lines.push_back(
+        {e.id, item, static_cast<double>(per_node), unit_buy * per_node, {}, cited(e), cited_zh(e), {&e}});
   };
   hardware(gpu, c.gpus, named("quote.line.part", gpu), gpu.range("buy"));
   hardware(platform, 1, named("quote.line.part", platform), platform.range("buy"));
@@ -321,7 +338,8 @@ Quote build_quote(const ServerConfig& c, const catalog::Catalog& cat) {
                        *install * nodes,
                        {},
                        cited(cooling),
-                       cited_zh(cooling)});
+                       cited_zh(cooling),
+                       {&cooling}});
   }
   if (c.network_switch) {
     const catalog::Entry& sw = *cat.find("switch", c.network_switch->part);
@@ -331,7 +349,8 @@ Quote build_quote(const ServerConfig& c, const catalog::Catalog& cat) {
                        sw.range("buy") * c.network_switch->count,
                        {},
                        cited(sw),
-                       cited_zh(sw)});
+                       cited_zh(sw),
+                       {&sw}});
   }
 
   add_rent_lines(c, cat, gpu, q);
@@ -360,6 +379,21 @@ Quote build_quote(const ServerConfig& c, const catalog::Catalog& cat) {
   q.power = node_power(c, cat);
   q.findings = check_rules(q, cat);
   return q;
+}
+
+std::vector<const catalog::Entry*> priced_entries(const Quote& q) {
+  std::vector<const catalog::Entry*> out;
+  for (const QuoteLine& line : q.lines)
+    if (line.buy.high > 0 || line.rent_monthly.high > 0)
+      out.insert(out.end(), line.priced_by.begin(), line.priced_by.end());
+  return out;
+}
+
+void date_prices(Quote& q, const std::string& today, const catalog::Catalog& cat) {
+  std::vector<const catalog::Entry*> priced = priced_entries(q);
+  if (q.market && q.budget.basis == "market") priced.push_back(cat.find("market", q.market->id));
+  q.price_age = price_age(priced, today, cat);
+  if (auto stale = stale_prices(q.price_age)) q.findings.push_back(*stale);
 }
 
 }  // namespace gpuplan::plan

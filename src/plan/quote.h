@@ -14,6 +14,7 @@
 #include "core/phrase.h"
 #include "core/range.h"
 #include "plan/config.h"
+#include "plan/price_age.h"
 
 namespace gpuplan::plan {
 
@@ -25,6 +26,7 @@ struct QuoteLine {
   Range rent_monthly;  // per month, when renting
   std::string source;     // catalog source and date
   std::string source_zh;  // the same in Chinese
+  std::vector<const catalog::Entry*> priced_by;  // the catalog entries its prices come from
 };
 
 struct MarketRange {
@@ -88,9 +90,18 @@ struct Quote {
   std::vector<HiddenCostLine> hidden_costs;
   Range hidden_monthly;  // sum of the priced hidden costs (not in the totals)
   std::vector<Finding> findings;
+  std::optional<PriceAge> price_age;  // set by date_prices
 };
 
 Quote build_quote(const ServerConfig& config, const catalog::Catalog& catalog);
+
+// The catalog entries the quote's prices came from: its priced lines', and the market class's
+// when the budget is its price.
+std::vector<const catalog::Entry*> priced_entries(const Quote& quote);
+
+// Dates the quote's prices on `today` (YYYY-MM-DD): sets price_age and adds prices.age when
+// they are past the catalog's limit.
+void date_prices(Quote& quote, const std::string& today, const catalog::Catalog& catalog);
 
 // Peak draw of one node: its parts' data-sheet power and the platform's system-level figure.
 PowerBudget node_power(const ServerConfig& config, const catalog::Catalog& catalog);

@@ -20,8 +20,9 @@ using catalog::Catalog;
 using catalog::Entry;
 
 std::string watts(double w) { return format_watts(w); }
-std::string cny(const Range& r) { return format_money_range(r, "CNY"); }
-bool is_training(Task t) { return t == Task::kFinetune || t == Task::kTrain || t == Task::kPretrain; }
+std::string cny(const Range& r) {
+  return format_money_range(r, "CNY");
+}
 
 // B1: the rack circuit must carry the servers in it at full load. A circuit nobody stated is not
 // judged: the finding states the current the servers need at the circuit's voltage, and the rack
@@ -173,6 +174,34 @@ void check_memory(const Quote& q, const Catalog& cat, std::vector<Finding>& out)
   out.push_back(f);
 }
 
+// B3, S1 §2: training reads its data from NVMe, at least recommend.min_data_tb of it; SATA SSDs
+// serve a tenth of the random reads and leave the GPUs waiting, hard disks are for backups.
+void check_storage(const Quote& q, const Catalog& cat, std::vector<Finding>& out) {
+  const ServerConfig& c = q.config;
+  if (!is_training(c.task)) return;
+  const Entry& disk = *cat.find("disk", c.data_disk.part);
+  const std::string media = disk.text("media");
+  const double data_tb = c.data_disk.count * disk.number("capacity_tb");
+  const double min_tb = cat.threshold("recommend.min_data_tb");
+  Finding f;
+  if (media == "sata-ssd") {
+    f = make_finding("storage.data", Severity::kWarn, "sata", "S1 §2");
+    f.fact("sata_iops", format_number(cat.threshold("storage.iops_sata_ssd")))
+        .fact("nvme_iops", format_number(cat.threshold("storage.iops_nvme")));
+  } else if (media == "hdd") {
+    f = make_finding("storage.data", Severity::kWarn, "hdd", "S0 §2.2");
+  } else if (data_tb < min_tb) {
+    f = make_finding("storage.data", Severity::kWarn, "small", "S0 §2.2");
+  } else {
+    return;
+  }
+  f.fact("disk", disk.name, disk.display_name_zh())
+      .fact("data", format_figure(data_tb, 2) + " TB")
+      .fact("min", format_figure(min_tb, 2) + " TB")
+      .fact("task", task_name(c.task));
+  out.push_back(f);
+}
+
 bool has_rdma(const ServerConfig& c, const Catalog& cat) {
   return std::any_of(c.nics.begin(), c.nics.end(), [&](const PartCount& n) { return n.count > 0 && cat.find("nic", n.part)->flag("rdma"); });
 }
@@ -228,6 +257,15 @@ void check_export(const Quote& q, const Catalog& cat, std::vector<Finding>& out)
   f.fact("gpu", gpu.name, gpu.display_name_zh())
       .fact("note", gpu.text("export_note"),
             gpu.has("export_note_zh") ? gpu.text("export_note_zh") : gpu.text("export_note"));
+  out.push_back(f);
+}
+
+// S0 §4.4: a second-hand card is priced as one; what to check before buying it.
+void check_used(const Quote& q, const Catalog& cat, std::vector<Finding>& out) {
+  const Entry& gpu = *cat.find("gpu", q.config.gpu);
+  if (gpu.text("condition") != "used") return;
+  Finding f = make_finding("gpu.used", Severity::kInfo, "", "S0 §4.4");
+  f.fact("gpu", gpu.name, gpu.display_name_zh()).fact("price", cny(gpu.range("buy")));
   out.push_back(f);
 }
 
@@ -363,10 +401,12 @@ const std::vector<Rule> kRules = {
     {"pcie.lanes", check_pcie_lanes},
     {"pcie.slot", check_pcie_slot},
     {"memory.min", check_memory},
+    {"storage.data", check_storage},
     {"network.rdma", check_network_rdma},
     {"network.nvlink", check_network_nvlink},
     {"network.public", check_public_bandwidth},
     {"gpu.export", check_export},
+    {"gpu.used", check_used},
     {"cooling.air", check_cooling},
     {"software.matrix", check_software},
     {"band.rent_per_gpu", check_band_rent},

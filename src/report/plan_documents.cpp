@@ -157,6 +157,24 @@ const std::string& in_lang(const std::string& en, const std::string& zh, Lang la
   return lang == Lang::kZh && !zh.empty() ? zh : en;
 }
 
+std::optional<Line> price_age_line(const std::optional<plan::PriceAge>& age, Lang lang) {
+  if (!age) return std::nullopt;
+  Phrase p(age->stale() ? "price_age/stale" : "price_age");
+  p.fact("as_of", age->as_of)
+      .fact("entries", std::to_string(age->entries))
+      .fact("kind", age->kind)
+      .fact("id", age->id)
+      .fact("months", std::to_string(age->months))
+      .fact("today", age->today)
+      .fact("max", std::to_string(age->max_months));
+  Line line(say(p, lang));
+  if (age->stale()) {
+    line.strong = true;
+    line.colour = "\x1b[1;33m" + line.text + "\x1b[0m";
+  }
+  return line;
+}
+
 Block findings_block(const std::vector<Finding>& findings, Lang lang) {
   Block b;
   b.heading = ui("findings", lang);
@@ -187,6 +205,7 @@ Report quote_report(const Quote& q, Lang lang) {
   // An unnamed quote's title is its summary already; the pages say it again under the title.
   doc.subtitle.push_back(shown_only(summary, q.config.name.empty() ? Shown::kPages : Shown::kEverywhere));
   doc.subtitle.push_back(ui("prices_note", lang));
+  if (auto age = price_age_line(q.price_age, lang)) doc.subtitle.push_back(*age);
   doc.blocks.push_back(lines_block(q, lang));
   Block power;
   power.lines.push_back(ui("power", lang) + colon(lang) + power_line(q.power, lang));
@@ -231,6 +250,7 @@ Report audit_report(const plan::AuditResult& a, Lang lang) {
       shown_only(say(Phrase("audit.once").fact("amount", money(a.total_once, "CNY")), lang), Shown::kPages, true));
   doc.subtitle.push_back(shown_only(say(Phrase("audit.monthly").fact("amount", money(a.total_monthly, "CNY")), lang),
                                     Shown::kPages, true));
+  if (auto age = price_age_line(a.price_age, lang)) doc.subtitle.push_back(*age);
   if (!a.lines.empty()) doc.blocks.push_back(audit_lines_block(a, lang));
   doc.blocks.push_back(findings_block(a.findings, lang));
   return doc;

@@ -6,6 +6,7 @@
 // verbs have always printed, byte for byte; HTML shows what Markdown shows, on one page.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,10 @@ Report plain_report(std::string title, Lang lang);
 const std::string& in_lang(const std::string& en, const std::string& zh, Lang lang);
 
 // "Findings" with each finding (severity tag, id, title; detail; source), or "No findings.".
+// The age of a report's prices as a subtitle line, bold past the catalog's limit; nullopt when
+// nothing was priced from the catalog or the report was not dated.
+std::optional<Line> price_age_line(const std::optional<plan::PriceAge>& age, Lang lang);
+
 Block findings_block(const std::vector<Finding>& findings, Lang lang);
 
 // Title and configuration, the priced lines with totals (sources numbered in the terminal),

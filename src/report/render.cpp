@@ -78,6 +78,18 @@ json config_json(const plan::ServerConfig& c) {
   return j;
 }
 
+json price_age_json(const std::optional<plan::PriceAge>& age) {
+  if (!age) return nullptr;
+  return {{"today", age->today},
+          {"as_of", age->as_of},
+          {"kind", age->kind},
+          {"id", age->id},
+          {"entries", age->entries},
+          {"months", age->months},
+          {"max_months", age->max_months},
+          {"stale", age->stale()}};
+}
+
 json finding_json(const Finding& f, Lang lang) {
   LocalizedFinding l = localize(f, lang);
   json evidence = json::object();
@@ -115,6 +127,7 @@ json quote_json(const Quote& q, Lang lang) {
       {"per_gpu", {{"buy", money_range_json(q.buy_per_gpu)}, {"rent_monthly", money_range_json(q.rent_per_gpu_month)}}},
       {"market", market},
       {"budget", {{"amount", money_json(q.budget.amount)}, {"basis", q.budget.basis}}},
+      {"price_age", price_age_json(q.price_age)},
       {"region_factor", range_json(q.region_factor)},
       {"power_w",
        {{"node_peak", q.power.peak_w()},
@@ -160,6 +173,7 @@ json audit_json(const plan::AuditResult& a, Lang lang) {
   return {{"vendor", a.vendor},
           {"lines", lines},
           {"overcharge", {{"once", money_json(a.overcharge_once)}, {"monthly", money_json(a.overcharge_monthly)}}},
+          {"price_age", price_age_json(a.price_age)},
           {"verdict", a.failed() ? "fail" : "pass"},
           {"gpus", a.gpus},
           {"totals", {{"once", money_range_json(a.total_once)}, {"monthly", money_range_json(a.total_monthly)}}},

@@ -36,6 +36,9 @@ nlohmann::json money_range_json(const Range& r);
 // keep what matters. Applied to a whole document as it is written.
 nlohmann::json rounded_figures(nlohmann::json j);
 nlohmann::json config_json(const plan::ServerConfig& c);
+// {"today","as_of","kind","id","entries","months","max_months","stale"}; null when nothing was
+// priced from the catalog or the report was not dated.
+nlohmann::json price_age_json(const std::optional<plan::PriceAge>& age);
 nlohmann::json finding_json(const Finding& f, Lang lang);
 nlohmann::json quote_json(const plan::Quote& q, Lang lang);
 nlohmann::json recommendation_json(const plan::Recommendation& r, Lang lang);

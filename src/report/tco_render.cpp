@@ -10,6 +10,7 @@
 
 #include "core/money.h"
 #include "report/document.h"
+#include "report/plan_documents.h"
 #include "report/table.h"
 #include "tco/rule_of_thumb.h"
 
@@ -338,6 +339,7 @@ Report build_report(const TcoResult& r, Lang lang) {
   else
     demand.fact("utilization", {tco::utilization_words(r.average_utilization, r.owned_gpus)});
   out.subtitle = {say(demand, lang)};
+  if (auto age = price_age_line(r.price_age, lang)) out.subtitle.push_back(*age);
   out.blocks = {strategies_block(r, lang),  recommendation_block(r, lang), cost_lines_block(r, lang),
                 prices_block(r, lang),      break_even_block(r, lang),     hourly_vs_monthly_block(r, lang),
                 hybrid_block(r, lang),      investments_block(r, lang),    tornado_block(r, lang),
@@ -567,6 +569,7 @@ json tco_json(const TcoResult& r, Lang lang) {
       {"recommendation", {{"strategy", r.recommendation}, {"why", words(r.why)}, {"rule_of_thumb", r.rule_of_thumb}}},
       {"non_financial", non_financial},
       {"prices", prices},
+      {"price_age", price_age_json(r.price_age)},
       {"demand",
        {{"description", say(r.demand_description, lang)},
         {"used_gpu_hours", r.used_gpu_hours},

@@ -14,6 +14,7 @@
 #include "core/money.h"
 #include "core/text.h"
 #include "report/document.h"
+#include "report/plan_documents.h"
 #include "report/table.h"
 #include "report/tco_render.h"
 
@@ -376,6 +377,7 @@ Report build_report(const UsageResult& r, Lang lang) {
                  {"memory_floor", format_number(r.held.memory_above_mib)},
                  {"source", r.demand_source}}));
   }
+  if (auto age = price_age_line(r.price_age, lang)) out.subtitle.push_back(*age);
   out.blocks = {heatmap_block(weekday_rows(r.by_weekday, lang), ui("usage_by_weekday", lang), lang, false),
                 heatmap_block(r.by_day, ui("usage_by_day", lang), lang, true)};
   if (has_data(r.memory_by_day)) {
@@ -517,6 +519,7 @@ json usage_json(const UsageResult& r, Lang lang) {
         {"memory_by_weekday", heatmap(r.memory_by_weekday)},
         {"memory_gib", r.memory_gib}}},
       {"bins", bins},
+      {"price_age", price_age_json(r.price_age)},
       {"pattern", {{"verdict", r.pattern.verdict}, {"why", words(r.pattern.why)}}},
       {"recommendation",
        {{"strategy", r.recommendation},

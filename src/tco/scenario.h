@@ -120,6 +120,7 @@ struct PriceBasis {
   int gpus_per_server = 0;                // the stated (or listed) price was per server of this many GPUs
   std::string source;                     // scenario rent prices: rent.source, when stated
   std::optional<ExchangeRate> fx;         // a cloud offer listed in another currency
+  std::vector<const catalog::Entry*> priced_by;  // config: the catalog entries its quote was priced from
 };
 
 struct Scenario {

@@ -99,6 +99,7 @@ OwnedCosts ScenarioParser::owned(const YAML::Node& n, std::vector<PriceBasis>& p
     server_gpus = config->gpus;
     price_basis.from = power_basis.from = "config";
     price_basis.where = power_basis.where = path;
+    price_basis.priced_by = plan::priced_entries(quote);
   }
   if (const auto g = n["gpus"]) gpus = r_.count(g, "owned.gpus", 1);
   if (!gpus) r_.fail(n, "owned.gpus", Phrase("error.scenario.owned_gpus_missing"));

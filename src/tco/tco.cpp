@@ -645,4 +645,18 @@ TcoResult analyse(const Scenario& sc, const catalog::Catalog& cat) {
   return r;
 }
 
+std::vector<const catalog::Entry*> priced_entries(const std::vector<PriceBasis>& prices) {
+  std::vector<const catalog::Entry*> out;
+  for (const PriceBasis& p : prices) {
+    if (p.unit.rfind("cny", 0) != 0) continue;  // a power, a ratio: not a price
+    if (p.from == "catalog" || p.from == "resale") out.push_back(p.entry);
+    out.insert(out.end(), p.priced_by.begin(), p.priced_by.end());
+  }
+  return out;
+}
+
+void date_prices(TcoResult& r, const std::string& today, const catalog::Catalog& cat) {
+  r.price_age = plan::price_age(priced_entries(r.prices), today, cat);
+}
+
 }  // namespace gpuplan::tco

@@ -9,6 +9,7 @@
 
 #include "core/phrase.h"
 #include "core/range.h"
+#include "plan/price_age.h"
 #include "tco/scenario.h"
 
 namespace gpuplan::tco {
@@ -103,9 +104,17 @@ struct TcoResult {
   std::string rule_of_thumb;              // SPEC E7: "rent" | "buy" | "hybrid"
   std::vector<FactorNote> non_financial;
   std::vector<PriceBasis> prices;  // the basis of every price the strategies were costed with
+  std::optional<plan::PriceAge> price_age;  // of the catalog prices among them; set by date_prices
 };
 
 TcoResult analyse(const Scenario& scenario, const catalog::Catalog& catalog);
+
+// The catalog entries that priced `prices`: those of the prices in CNY taken from the catalog
+// (an entry, a used-card band, a config's quote). Figures the user stated have no catalog date.
+std::vector<const catalog::Entry*> priced_entries(const std::vector<PriceBasis>& prices);
+
+// Dates the catalog prices the strategies were costed with on `today` (YYYY-MM-DD).
+void date_prices(TcoResult& result, const std::string& today, const catalog::Catalog& catalog);
 
 // The cheapest number of owned GPUs for the hybrid strategy, by a sort of the demand
 // (exposed for the property test that compares it with brute force).

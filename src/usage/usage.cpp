@@ -129,6 +129,7 @@ struct Priced {
   RentChoice rent;
   int unit_gpus = 1;
   std::string platform;
+  std::vector<const catalog::Entry*> priced_by;  // catalog prices beside sc.prices (cleared: see below)
 };
 
 // The articles' whole-server monthly rent for the owned servers: the market class the quote
@@ -184,6 +185,8 @@ Result<Priced> catalog_prices(const UsageResult& r, const Options& o, const cata
   // The lines of this made-up document mean nothing to the user: the report names these prices'
   // basis from the catalog entries themselves (report/usage_render.cpp, basis_lines).
   out.sc.prices.clear();
+  out.priced_by = plan::priced_entries(q);
+  if (o.rent != RentBasis::kMonthly) out.priced_by.push_back(offer->entry);  // monthly alone drops the hourly
   out.sc.owned.power_kw = Range::point(q.power.peak_w() * config->nodes / 1000);
   // HGX boards come with their GPUs mounted: the hybrid can only own whole boards.
   out.platform = config->platform;
@@ -201,6 +204,7 @@ Result<Priced> catalog_prices(const UsageResult& r, const Options& o, const cata
     return out;
   }
   if (o.rent == RentBasis::kMonthly) out.sc.rent = tco::RentOffers{};
+  out.priced_by.push_back(out.rent.monthly->entry);
   out.sc.rent.monthly_gpu = out.rent.monthly->gpu_month;
   out.sc.rent.monthly_unit_gpus = std::max(1, q.market->gpus);
   if (o.rent == RentBasis::kMonthly) out.sc.rent.source = out.rent.monthly->entry->source;
@@ -475,6 +479,7 @@ void price(UsageResult& r, const Options& options, const catalog::Catalog& cat) 
   r.rent = priced->rent;
   r.unit_gpus = priced->unit_gpus;
   r.platform = priced->platform;
+  r.priced_by = priced->priced_by;
   if (sc.owned.gpus > 0) r.owned_price = sc.owned.purchase;
   r.costs = tco::analyse(sc, cat);
   const tco::TcoResult& c = *r.costs;
@@ -492,6 +497,15 @@ void price(UsageResult& r, const Options& options, const catalog::Catalog& cat) 
 }
 
 }  // namespace
+
+void date_prices(UsageResult& r, const std::string& today, const catalog::Catalog& cat) {
+  std::vector<const catalog::Entry*> priced = r.priced_by;
+  if (r.costs) {
+    const auto from_costs = tco::priced_entries(r.costs->prices);
+    priced.insert(priced.end(), from_costs.begin(), from_costs.end());
+  }
+  r.price_age = plan::price_age(priced, today, cat);
+}
 
 std::string demand_csv(const UsageResult& r) {
   std::string out = "hour,busy_gpus\n";

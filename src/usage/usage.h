@@ -124,7 +124,12 @@ struct UsageResult {
   std::optional<RentChoice> rent;          // what renting was priced at; nullopt without costs
   std::vector<Phrase> recommendation_why;  // the cost answer's "tco.why.*", then "usage.why.*"
   telemetry::ReadStats stats;
+  std::vector<const catalog::Entry*> priced_by;  // the catalog entries the costs were priced from
+  std::optional<plan::PriceAge> price_age;       // of their prices; set by date_prices
 };
+
+// Dates the catalog prices the costs were priced from on `today` (YYYY-MM-DD).
+void date_prices(UsageResult& result, const std::string& today, const catalog::Catalog& catalog);
 
 UsageResult analyse(const telemetry::HourlyData& data, const Options& options, const catalog::Catalog& catalog);
 

@@ -249,7 +249,7 @@ TEST(ContractDelivery, CpuModelAndSocketsAgainstTheLine) {
 
 TEST(ContractDelivery, InfinibandPortsAndRates) {
   AcceptInputs in = delivered(clean_host());
-  in.contract->lines.push_back({"HDR 200G HCA", "ib-hdr-200g", 2, {}, false, false, 40});
+  in.contract->lines.push_back({"HDR 200G HCA", "ib-hdr-200g", 2, {}, false, false, 40, false, ""});
   // No InfiniBand port read: needs evidence for that line.
   Finding c = delivery(in);
   EXPECT_EQ(c.severity, Severity::kNeedsEvidence);
@@ -586,7 +586,7 @@ TEST(ContractDelivery, WithoutAPlatformLineFewerPartsWarnNamingTheOneServerAssum
 // its link says which. The contract's NIC line here is eth-100g (one port per card).
 TEST(ContractDelivery, NicSpeedIsTheLinksNotThePciIds) {
   AcceptInputs in = delivered(clean_host());
-  in.contract->lines[5] = {"Single-port 100GbE adapter", "eth-100g", 2, {}, false, false, 15};
+  in.contract->lines[5] = {"Single-port 100GbE adapter", "eth-100g", 2, {}, false, false, 15, false, ""};
   // Two ConnectX-5 ports linked at 100 Gb/s and the board's 1 GbE port (8086:1521, I350).
   in.facts->inventory.nics = {nic("eno1", "0000:02:00.0", "8086:1521", 1000),
                               nic("ens1np0", "0000:31:00.0", "15b3:1017", 100000),
@@ -611,7 +611,7 @@ TEST(ContractDelivery, NicSpeedIsTheLinksNotThePciIds) {
   // The same ports when the quote also has a 25 GbE line, whose part lists 15b3:1017 too: linked at
   // 100 Gb/s they may be this line's cards; a person confirms, the line does not fail.
   in.facts->inventory.nics[2] = nic("ens2np0", "0000:b1:00.0", "15b3:1017", 100000);
-  in.contract->lines.push_back({"Dual-port 25GbE adapter", "eth-25g-dual", 1, {}, false, false, 41});
+  in.contract->lines.push_back({"Dual-port 25GbE adapter", "eth-25g-dual", 1, {}, false, false, 41, false, ""});
   EXPECT_EQ(delivery(in).severity, Severity::kWarn);
   in.contract->lines.pop_back();
   // Linked at 25 Gb/s, and no catalog part of 15b3:1017 is faster: below the 100 Gb/s line.
@@ -669,7 +669,7 @@ TEST(ContractDelivery, DisksHiddenBehindARaidVolumeNeedEvidence) {
 
 TEST(ContractDelivery, ALargerDiskStandsInOnlyWhenNoLaterLineWasBoughtWithIt) {
   AcceptInputs in = delivered(clean_host());
-  in.contract->lines.push_back({"7.68 TB U.2 NVMe", "nvme-u2-7.68tb", 2, {}, false, false, 40});
+  in.contract->lines.push_back({"7.68 TB U.2 NVMe", "nvme-u2-7.68tb", 2, {}, false, false, 40, false, ""});
   // 3 × 3.84 TB and 2 × 7.68 TB: the 7.68 TB line takes its own two; the 3.84 TB line is one short.
   in.facts->inventory.disks = {nvme(0, k384Bytes), nvme(1, k384Bytes), nvme(2, k384Bytes),
                                nvme(3, k768Bytes, "SAMSUNG MZWLJ7T6HALA"), nvme(4, k768Bytes, "SAMSUNG MZWLJ7T6HALA")};

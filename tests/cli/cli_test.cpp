@@ -1,18 +1,19 @@
 // End to end through the real binary: exit codes, output formats, error messages that name
 // file:line:field, catalog overrides and the installed layout.
+#include <gtest/gtest.h>
 #include <sys/wait.h>
 
 #include <algorithm>
 #include <cstdlib>
+#include <ctime>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <regex>
 #include <set>
 #include <sstream>
 
-#include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
-
+#include "core/dates.h"
 #include "core/text.h"
 #include "report/messages.h"
 #include "test_support.h"
@@ -318,6 +319,39 @@ TEST(CliTest, QuoteJsonHasThePublicShape) {
   EXPECT_EQ(gpu["buy"], (json{{"low", 560000}, {"high", 800000}}));
   EXPECT_EQ(j["totals"]["buy"], (json{{"low", 902496}, {"high", 1300152}}));
   EXPECT_EQ(j["per_gpu"]["buy"], (json{{"low", 112812}, {"high", 162519}}));  // 902,496 / 8, 1,300,152 / 8
+}
+
+TEST(CliTest, TodayDatesThePricesAndDefaultsToTheSystemDate) {
+  // 2024-06-01 (the A100 card's price) to 2026-12-07: 30 whole months, past the 6-month limit.
+  CliResult r = run_gpuplan("--today 2026-12-07 --format json quote " + example("a100-8gpu-training.yaml"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  json j = parse_json(r);
+  EXPECT_EQ(j["price_age"]["today"], "2026-12-07");
+  EXPECT_EQ(j["price_age"]["as_of"], "2024-06");
+  EXPECT_EQ(j["price_age"]["months"], 30);
+  EXPECT_EQ(j["price_age"]["max_months"], 6);
+  EXPECT_EQ(j["price_age"]["stale"], true);
+  EXPECT_EQ(keys_of(j["price_age"]),
+            (std::set<std::string>{"today", "as_of", "kind", "id", "entries", "months", "max_months", "stale"}));
+  // On 2024-09-15 they are 3 months old: the report says so and warns of nothing.
+  CliResult fresh = run_gpuplan("--today 2024-09-15 quote " + example("a100-8gpu-training.yaml"));
+  ASSERT_EQ(fresh.exit_code, 0) << fresh.err;
+  EXPECT_TRUE(contains(fresh.out, "3 months before 2024-09-15")) << fresh.out;
+  EXPECT_FALSE(contains(fresh.out, "prices.age")) << fresh.out;
+
+  CliResult plain = run_gpuplan("--format json quote " + example("a100-8gpu-training.yaml"));
+  ASSERT_EQ(plain.exit_code, 0) << plain.err;
+  const std::string today = civil_from_seconds(static_cast<int64_t>(std::time(nullptr))).date();
+  EXPECT_EQ(parse_json(plain)["price_age"]["today"], today);
+}
+
+TEST(CliTest, ABadTodayExits2NamingTheFlag) {
+  for (const char* bad : {"2026-13-01", "2026-02-30", "yesterday", "2026-12"}) {
+    CliResult r = run_gpuplan(std::string("--today ") + bad + " quote --gpu a100-80gb-sxm --gpus 1");
+    EXPECT_EQ(r.exit_code, 2) << bad;
+    EXPECT_TRUE(contains(r.err, "--today")) << r.err;
+    EXPECT_TRUE(contains(r.err, bad)) << r.err;
+  }
 }
 
 TEST(CliTest, QuoteMarkdownPrintsATable) {
@@ -724,9 +758,9 @@ TEST(CliTest, TcoDualExampleRentsAndSaysWhy) {
   CliResult r = run_gpuplan("tco " + example("tco-dual-a100.yaml") + " --format json --draws 200");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   json j = parse_json(r);
-  EXPECT_EQ(keys_of(j),
-            (std::set<std::string>{"name", "currency", "horizon_months", "demand", "strategies", "break_even", "hybrid",
-                                   "investments", "sensitivity", "recommendation", "non_financial", "prices"}));
+  EXPECT_EQ(keys_of(j), (std::set<std::string>{"name", "currency", "horizon_months", "demand", "strategies",
+                                               "break_even", "hybrid", "investments", "sensitivity", "recommendation",
+                                               "non_financial", "prices", "price_age"}));
   // Every price names its basis: the example's on-demand price at its line, with its source.
   ASSERT_FALSE(j["prices"].empty());
   EXPECT_EQ(keys_of(j["prices"][0]), (std::set<std::string>{"field", "value", "unit", "from", "where", "catalog",

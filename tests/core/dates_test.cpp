@@ -74,5 +74,26 @@ TEST(DatesTest, IsoUtcWritesWholeSecondsInUtc) {
   EXPECT_EQ(iso_utc(system_clock::time_point{std::chrono::seconds(-1)}), "1969-12-31T23:59:59Z");
 }
 
+TEST(DatesTest, ACatalogDateStandsForItsFirstDay) {
+  auto year = parse_catalog_date("2024");
+  ASSERT_TRUE(year);
+  EXPECT_EQ(year->date(), "2024-01-01");
+  EXPECT_EQ(parse_catalog_date("2024-06")->date(), "2024-06-01");
+  EXPECT_EQ(parse_catalog_date("2024-06-15")->date(), "2024-06-15");
+  EXPECT_EQ(parse_catalog_date("2024-02-29")->date(), "2024-02-29");  // a leap year
+  for (const char* s : {"", "24", "2024-6", "2024-13", "2024-00", "2024-06-32", "2024-06-00", "2026-02-29",
+                        "2024-04-31", "2024/06", "June 2024"})
+    EXPECT_EQ(parse_catalog_date(s), std::nullopt) << s;
+}
+
+TEST(DatesTest, WholeMonthsCountOnlyFinishedMonths) {
+  const CivilTime june = *parse_catalog_date("2024-06-15");
+  EXPECT_EQ(whole_months(june, *parse_catalog_date("2024-07-14")), 0);  // one day short
+  EXPECT_EQ(whole_months(june, *parse_catalog_date("2024-07-15")), 1);
+  // 2024-06-01 to 2026-12-07: 2 years (24) and 6 months = 30.
+  EXPECT_EQ(whole_months(*parse_catalog_date("2024-06"), *parse_catalog_date("2026-12-07")), 30);
+  EXPECT_EQ(whole_months(*parse_catalog_date("2026-12"), *parse_catalog_date("2026-06-30")), -6);
+}
+
 }  // namespace
 }  // namespace gpuplan

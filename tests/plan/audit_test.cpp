@@ -192,6 +192,105 @@ TEST(AuditTest, FromPriceWarns) {
   EXPECT_TRUE(findings_with_id(audit_of(quote_yaml(fixed)).findings, "audit.price_from").empty());
 }
 
+TEST(AuditTest, ATrainingQuoteWithTooLittleNvmeWarns) {
+  // One 960 GB SATA disk and one 2 TB M.2 NVMe disk: 2 TB of NVMe, the minimum itself.
+  const std::string enough =
+      "  - {item: SATA, part: sata-ssd-960gb, qty: 1, unit_price: 1200}\n"
+      "  - {item: NVMe, part: nvme-m2-2tb, qty: 1, unit_price: 2400}\n";
+  EXPECT_TRUE(findings_with_id(audit_of("task: train\n" + quote_yaml(enough)).findings, "audit.storage").empty());
+  // Only SATA disks: 0 TB of NVMe < 2 TB [S0 §2.2].
+  const std::string sata = "  - {item: SATA, part: sata-ssd-960gb, qty: 4, unit_price: 1200}\n";
+  auto train = findings_with_id(audit_of("task: train\n" + quote_yaml(sata)).findings, "audit.storage");
+  ASSERT_EQ(train.size(), 1u);
+  EXPECT_EQ(train[0].severity, Severity::kWarn);
+  EXPECT_EQ(fact(train[0], "nvme"), "0 TB");
+  EXPECT_EQ(fact(train[0], "min"), "2 TB");
+  // No task stated: a note; an inference server: nothing.
+  auto unstated = findings_with_id(audit_of(quote_yaml(sata)).findings, "audit.storage");
+  ASSERT_EQ(unstated.size(), 1u);
+  EXPECT_EQ(unstated[0].severity, Severity::kInfo);
+  EXPECT_EQ(unstated[0].variant, "no_task");
+  EXPECT_TRUE(findings_with_id(audit_of("task: inference\n" + quote_yaml(sata)).findings, "audit.storage").empty());
+  // A quote that prices no disk is not judged.
+  EXPECT_TRUE(
+      findings_with_id(audit_of("task: train\n" + quote_yaml(gpu_line("88000"))).findings, "audit.storage").empty());
+}
+
+TEST(AuditTest, AUsedCardIsHeldAgainstThirtyToFiftyPercentOfNew) {
+  // New A100 SXM: ¥70,000–100,000; used at 30–50% [S0 §4.4]: ¥21,000–50,000.
+  const std::string used = "  - {item: \"A100 80GB SXM4 拆机\", part: a100-80gb-sxm, qty: 8, unit_price: 45000}\n";
+  AuditResult a = audit_of(quote_yaml(used));
+  auto f = findings_with_id(a.findings, "audit.used_card");
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].severity, Severity::kInfo);
+  EXPECT_EQ(fact(f[0], "band"), "¥21,000–50,000");
+  EXPECT_EQ(fact(f[0], "new"), "¥70,000–100,000");
+  ASSERT_EQ(a.lines.size(), 1u);
+  EXPECT_EQ(a.lines[0].catalog, (Range{21000, 50000}));
+  EXPECT_EQ(a.lines[0].verdict, "within");  // against new it would be "below"
+  EXPECT_TRUE(findings_with_id(a.findings, "audit.line_range").empty());
+
+  // A used card at ¥80,000 pays nearly new: above 50,000 × 1.1 = 55,000, over by
+  // (80,000 − 50,000) × 8 = 240,000.
+  const std::string dear =
+      "  - {item: A100 80GB SXM4, part: a100-80gb-sxm, qty: 8, unit_price: 80000, condition: used}\n";
+  AuditResult d = audit_of(quote_yaml(dear));
+  EXPECT_EQ(d.lines[0].verdict, "above");
+  EXPECT_EQ(d.overcharge_once, 240000);
+  auto range = findings_with_id(d.findings, "audit.line_range");
+  ASSERT_EQ(range.size(), 1u);
+  EXPECT_EQ(range[0].severity, Severity::kFail);
+
+  // The same card new at ¥45,000 is below the new range: no used note.
+  const std::string new_card =
+      "  - {item: A100 80GB SXM4, part: a100-80gb-sxm, qty: 8, unit_price: 45000, condition: new}\n";
+  AuditResult n = audit_of(quote_yaml(new_card));
+  EXPECT_TRUE(findings_with_id(n.findings, "audit.used_card").empty());
+  EXPECT_EQ(n.lines[0].verdict, "below");
+}
+
+TEST(AuditTest, UsedAndEngineeringSampleWordsAreReadInTheItemText) {
+  auto used_note = [](const std::string& item) {
+    return findings_with_id(
+               audit_of(quote_yaml("  - {item: \"" + item + "\", part: a100-80gb-sxm, qty: 1, unit_price: 40000}\n"))
+                   .findings,
+               "audit.used_card")
+        .size();
+  };
+  for (const char* item :
+       {"A100 80GB 二手", "A100 拆机卡", "A100 翻新", "Used A100 80GB", "A100 (refurbished)", "second-hand A100"})
+    EXPECT_EQ(used_note(item), 1u) << item;
+  for (const char* item : {"A100 80GB SXM4", "A100 unused warranty", "Reused rails"})
+    EXPECT_EQ(used_note(item), 0u) << item;
+
+  auto sample = [](const std::string& item) {
+    auto f = findings_with_id(
+        audit_of(quote_yaml("  - {item: \"" + item + "\", part: a100-80gb-sxm, qty: 1, unit_price: 40000}\n")).findings,
+        "audit.engineering_sample");
+    return f.empty() ? std::string("-") : *f[0].find_fact("word");
+  };
+  EXPECT_EQ(sample("A100 80GB ES"), "ES");
+  EXPECT_EQ(sample("A100 ES版"), "ES");
+  EXPECT_EQ(sample("A100 工程样品"), "工程样品");
+  EXPECT_EQ(sample("A100 engineering sample"), "engineering sample");
+  EXPECT_EQ(sample("A100 SERIES"), "-");
+  EXPECT_EQ(sample("A100 80GB SXM4"), "-");
+  EXPECT_EQ(sample("Des cartes"), "-");
+  auto es = findings_with_id(
+      audit_of(quote_yaml("  - {item: A100 ES, part: a100-80gb-sxm, qty: 1, unit_price: 40000}\n")).findings,
+      "audit.engineering_sample");
+  ASSERT_EQ(es.size(), 1u);
+  EXPECT_EQ(es[0].severity, Severity::kFail);
+  EXPECT_EQ(fact(es[0], "at"), "q.yaml:4");
+}
+
+TEST(AuditTest, AnUnknownTaskIsBadInputNamingTheField) {
+  auto q = parse_vendor_quote("task: training\n" + quote_yaml(gpu_line("88000")), "q.yaml", default_catalog());
+  ASSERT_FALSE(q);
+  EXPECT_EQ(q.error().field, "task");
+  EXPECT_EQ(q.error().line, 1);
+}
+
 // --- Licences and service terms -------------------------------------------------------------
 
 TEST(AuditTest, LicenceWithoutVersionFails) {

@@ -111,7 +111,7 @@ TEST(ContractAuditTest, EightAmpRackFailsForEightSxm) {
   VendorQuote q = clean_quote();
   q.terms.rack = RackTerm{8, 220};
   q.terms.written["rack"] = {"8 A at 220 V", 29};
-  q.lines.push_back({"Rack cabling kit", "", 1, Range::point(500), false, false, 18});
+  q.lines.push_back({"Rack cabling kit", "", 1, Range::point(500), false, false, 18, false, ""});
   const auto out = findings_with_id(judged(q), "contract.rack");
   ASSERT_EQ(out.size(), 1u);
   EXPECT_EQ(out[0].severity, Severity::kFail);
@@ -435,7 +435,7 @@ TEST(ContractAuditTest, WithNoPlatformLineTheServerCountIsAssumedAndOnlyWarns) {
   EXPECT_EQ(fact(gpu[0], "count"), "8");
   EXPECT_EQ(fact(gpu[0], "quoted"), "16");
   // With the platform line (2 servers) both fit: no finding.
-  q->lines.push_back({"HGX", "hgx-a100-8gpu", 2, Range::point(1), false, false, 5});
+  q->lines.push_back({"HGX", "hgx-a100-8gpu", 2, Range::point(1), false, false, 5, false, ""});
   const auto priced = judged(*q);
   EXPECT_TRUE(findings_with_id(priced, "contract.gpu").empty());
   EXPECT_TRUE(findings_with_id(priced, "contract.rack").empty())

@@ -288,6 +288,49 @@ TEST(RulesTest, ComponentBuildUpAgainstTheMarketRange) {
   EXPECT_EQ(unknown[0].severity, Severity::kInfo);
 }
 
+TEST(RulesTest, TrainingDataOnSataOrHardDisksWarns) {
+  auto sata = findings_with_id(
+      run("gpu: a100-80gb-sxm\ngpus: 8\ntask: train\ndata_disk: {part: sata-ssd-960gb, count: 4}\n"), "storage.data");
+  ASSERT_EQ(sata.size(), 1u);
+  EXPECT_EQ(sata[0].variant, "sata");
+  EXPECT_EQ(sata[0].severity, Severity::kWarn);
+  EXPECT_EQ(fact(sata[0], "sata_iops"), "80,000");   // [S1 §2]
+  EXPECT_EQ(fact(sata[0], "nvme_iops"), "800,000");  // [S1 §2]
+  EXPECT_EQ(fact(sata[0], "data"), "3.84 TB");       // 4 × 0.96 TB
+  auto hdd = findings_with_id(
+      run("gpu: a100-80gb-sxm\ngpus: 8\ntask: pretrain\ndata_disk: {part: hdd-16tb, count: 2}\n"), "storage.data");
+  ASSERT_EQ(hdd.size(), 1u);
+  EXPECT_EQ(hdd[0].variant, "hdd");
+  // Inference reads its weights once: no storage finding on the same SATA disks.
+  EXPECT_TRUE(findings_with_id(
+                  run("gpu: a100-80gb-sxm\ngpus: 8\ntask: inference\ndata_disk: {part: sata-ssd-960gb, count: 4}\n"),
+                  "storage.data")
+                  .empty());
+}
+
+TEST(RulesTest, TrainingNeedsAtLeastTwoTerabytesOfNvme) {
+  auto cat = catalog_with({{"disk.yaml", R"(kind: disk
+entries:
+  - {id: nvme-m2-1tb, name: NVMe M.2 1TB, media: nvme, capacity_tb: 1, buy_per_tb: [800, 1500],
+     endurance_multiplier: 1, pcie_lanes: 4, power_w: 7, source: test, as_of: "2024-06"}
+)"}});
+  // One 1 TB disk: 1 TB < 2 TB [S0 §2.2].
+  auto small = findings_with_id(
+      run("gpu: a100-80gb-pcie\ngpus: 1\ntask: finetune\ndata_disk: {part: nvme-m2-1tb, count: 1}\n", cat),
+      "storage.data");
+  ASSERT_EQ(small.size(), 1u);
+  EXPECT_EQ(small[0].variant, "small");
+  EXPECT_EQ(fact(small[0], "data"), "1 TB");
+  EXPECT_EQ(fact(small[0], "min"), "2 TB");
+  // Two of them make 2 TB, the minimum itself: quiet.
+  EXPECT_TRUE(findings_with_id(
+                  run("gpu: a100-80gb-pcie\ngpus: 1\ntask: finetune\ndata_disk: {part: nvme-m2-1tb, count: 2}\n", cat),
+                  "storage.data")
+                  .empty());
+  // The defaults of every platform meet it: the 8-GPU board's 4 × 3.84 TB.
+  EXPECT_TRUE(findings_with_id(run("gpu: a100-80gb-sxm\ngpus: 8\ntask: train\n"), "storage.data").empty());
+}
+
 TEST(RulesTest, ABuildUnderTheMarketPriceIsBudgetedAtTheMarketPrice) {
   // A ¥10,000 card whose 1-GPU servers sell for ¥200k–250k: the workstation's parts are
   // 10,000 + 20–40k + 3–5k + 4 × 1.5–2.5k + 480–768 + 1,600–3,000 + 800–1,500 = ¥41,880–70,268,
@@ -327,6 +370,14 @@ TEST(RulesTest, TheExportRulesOfTheGpuAreANoteInBothLanguages) {
   EXPECT_NE(note->value_zh->find("自 2025-04-09 起对华出口需美国许可证"), std::string::npos);
 }
 
+TEST(RulesTest, ASecondHandCardIsNotedWithWhatToCheck) {
+  auto used = findings_with_id(run("gpu: a100-40gb-pcie\ngpus: 1\n"), "gpu.used");
+  ASSERT_EQ(used.size(), 1u);
+  EXPECT_EQ(used[0].severity, Severity::kInfo);
+  EXPECT_EQ(used[0].source, "S0 §4.4");
+  EXPECT_TRUE(findings_with_id(run("gpu: a100-80gb-pcie\ngpus: 1\n"), "gpu.used").empty());
+}
+
 TEST(RulesTest, CardsWithoutNvlinkTalkOverPcieInABridgedServer) {
   // The 8-GPU PCIe server has NVLink bridges, but the L40S has no NVLink: training across its 8
   // GPUs goes over PCIe.
@@ -363,10 +414,10 @@ TEST(RulesTest, AReleaseOfAnAllowedVersionIsListed) {
 TEST(RulesTest, EveryRuleHasAStableId) {
   std::vector<std::string> ids;
   for (const auto& r : rules()) ids.push_back(r.id);
-  EXPECT_EQ(
-      ids, (std::vector<std::string>{"power.rack", "power.psu", "pcie.lanes", "pcie.slot", "memory.min", "network.rdma",
-                                     "network.nvlink", "network.public", "gpu.export", "cooling.air", "software.matrix",
-                                     "band.rent_per_gpu", "band.buy_per_gpu", "market.range", "future."}));
+  EXPECT_EQ(ids, (std::vector<std::string>{"power.rack", "power.psu", "pcie.lanes", "pcie.slot", "memory.min",
+                                           "storage.data", "network.rdma", "network.nvlink", "network.public",
+                                           "gpu.export", "gpu.used", "cooling.air", "software.matrix",
+                                           "band.rent_per_gpu", "band.buy_per_gpu", "market.range", "future."}));
 }
 
 }  // namespace

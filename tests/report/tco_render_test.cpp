@@ -133,9 +133,9 @@ tco::TcoResult dual_a100() {
 
 TEST(TcoRenderTest, JsonHasExactlyThePublicKeys) {
   json j = tco_json(dual_a100(), Lang::kEn);
-  EXPECT_EQ(keys_of(j),
-            (std::set<std::string>{"currency", "horizon_months", "strategies", "break_even", "hybrid", "investments",
-                                   "sensitivity", "recommendation", "non_financial", "prices", "demand", "name"}));
+  EXPECT_EQ(keys_of(j), (std::set<std::string>{"currency", "horizon_months", "strategies", "break_even", "hybrid",
+                                               "investments", "sensitivity", "recommendation", "non_financial",
+                                               "prices", "price_age", "demand", "name"}));
   EXPECT_EQ(keys_of(j["strategies"][0]),
             (std::set<std::string>{"id", "total", "per_used_gpu_hour", "lines", "cumulative_by_month"}));
   EXPECT_EQ(keys_of(j["strategies"][0]["lines"][0]), (std::set<std::string>{"id", "item", "amount"}));

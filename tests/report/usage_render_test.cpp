@@ -122,7 +122,7 @@ TEST(UsageRenderTest, JsonHasExactlyThePublicKeys) {
   const json j = usage_json(nightly(), Lang::kEn);
   EXPECT_EQ(keys_of(j), (std::set<std::string>{"hours", "gpus", "heatmap", "bins", "pattern", "recommendation",
                                                "rent_offer", "strategies", "skipped", "skipped_count", "gpu_names",
-                                               "gpu_mean_util", "hosts", "demand", "owned"}));
+                                               "gpu_mean_util", "hosts", "demand", "owned", "price_age"}));
   EXPECT_EQ(keys_of(j["heatmap"]),
             (std::set<std::string>{"by_day", "by_weekday", "memory_by_day", "memory_by_weekday", "memory_gib"}));
   EXPECT_EQ(keys_of(j["heatmap"]["by_day"]), (std::set<std::string>{"rows", "cells"}));

@@ -245,5 +245,35 @@ TEST(TcoPriceBasisTest, AnOfferInDollarsSaysItsRate) {
   EXPECT_NE(table.find("on_demand_hour ÷ 8 GPUs; at 1 USD = ¥7.12 (as of 2024-12)"), std::string::npos);
 }
 
+TEST(TcoPriceBasisTest, TheReportIsDatedByItsCatalogPricesOnly) {
+  // Every price stated but the electricity, which is the catalog's (threshold
+  // electricity.price_kwh, 2024-06): 2024-06-01 to 2026-12-07 is 30 months. The PUE also comes
+  // from the catalog but is a ratio, not a price.
+  TcoResult stated = analyse(parse(kStated), default_catalog());
+  date_prices(stated, "2026-12-07", default_catalog());
+  ASSERT_TRUE(stated.price_age);
+  EXPECT_EQ(stated.price_age->kind, "threshold");
+  EXPECT_EQ(stated.price_age->id, "electricity.price_kwh");
+  EXPECT_EQ(stated.price_age->months, 30);
+
+  // Renting at a catalog cloud offer dated only "2024" (read as 2024-01-01): 35 months, older.
+  TcoResult offered = analyse(parse("horizon: 36 months\n"
+                                    "owned: {gpus: 8, price: 780000, residual: 0, power_kw: 6, rack_monthly: 800}\n"
+                                    "rent: {cloud_offer: aws-p4de-24xlarge-us-east-1-use1-az4}\n"
+                                    "demand: {utilization: 50%}\n"),
+                              default_catalog());
+  date_prices(offered, "2026-12-07", default_catalog());
+  ASSERT_TRUE(offered.price_age);
+  EXPECT_EQ(offered.price_age->kind, "cloud_offer");
+  EXPECT_EQ(offered.price_age->as_of, "2024");
+  EXPECT_EQ(offered.price_age->months, 35);
+  const nlohmann::json j = report::tco_json(offered, report::Lang::kEn);
+  EXPECT_EQ(j["price_age"]["months"], 35);
+  EXPECT_EQ(j["price_age"]["stale"], true);
+  EXPECT_NE(
+      report::render_tco(offered, report::Format::kTable, {}).find("Prices as of 2024, 35 months before 2026-12-07"),
+      std::string::npos);
+}
+
 }  // namespace
 }  // namespace gpuplan::tco

@@ -330,5 +330,28 @@ TEST(UsageRentTest, TheCliTakesRentAndRentOfferAndRefusesBadOnes) {
   EXPECT_EQ(json::parse(chosen.out)["rent_offer"]["id"], "lambda-gpu-8x-a100-80gb-sxm4-us-east-1");
 }
 
+TEST(UsageRentTest, TheReportIsDatedByTheCatalogPricesItWasCostedWith) {
+  // The Aliyun offer is dated only "2024", read as 2024-01-01: to 2026-12-07 is 35 months, older
+  // than the quote's and the market class's 2024-06 (30 months).
+  UsageResult r = analyse(nightly8(), Options{}, default_catalog());
+  date_prices(r, "2026-12-07", default_catalog());
+  ASSERT_TRUE(r.price_age);
+  EXPECT_EQ(r.price_age->kind, "cloud_offer");
+  EXPECT_EQ(r.price_age->id, "aliyun-ecs-gn7e-c16g1-4xlarge");
+  EXPECT_EQ(r.price_age->months, 35);
+  EXPECT_TRUE(contains(table(r), "Prices as of 2024, 35 months before 2026-12-07"));
+  EXPECT_TRUE(contains(table(r, report::Lang::kZh), "价格截至 2024（"));
+  EXPECT_EQ(report::usage_json(r, report::Lang::kEn)["price_age"]["as_of"], "2024");
+
+  // Priced at the monthly rent alone, the hourly offer is not used: the 2024-06 prices date it.
+  Options monthly;
+  monthly.rent = RentBasis::kMonthly;
+  UsageResult m = analyse(nightly8(), monthly, default_catalog());
+  date_prices(m, "2026-12-07", default_catalog());
+  ASSERT_TRUE(m.price_age);
+  EXPECT_EQ(m.price_age->as_of, "2024-06");
+  EXPECT_EQ(m.price_age->months, 30);
+}
+
 }  // namespace
 }  // namespace gpuplan::usage

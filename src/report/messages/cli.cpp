@@ -58,6 +58,8 @@ constexpr Words kWords[] = {
   {"cli.help.format", "Output: table, json, md or html (catalog: table, json or md)", "输出格式：table、json、md 或 html（catalog 只支持 table、json 和 md）"},
   {"cli.help.lang", "Language of the output and messages: en or zh (default from LANG)",
                     "输出和提示的语言：en 或 zh（默认取自 LANG）"},
+  {"cli.help.today", "The date reports count the age of catalog prices to, YYYY-MM-DD (default: today, UTC)",
+   "报告计算目录价格时效所用的日期，YYYY-MM-DD（默认：今天，UTC）"},
   {"cli.help.no_color", "Never colour the output (NO_COLOR is honoured too)", "输出不使用颜色（也遵循 NO_COLOR 环境变量）"},
   {"cli.help.footer",
    "Exit codes: 0 done, 1 the verdict failed (audit, accept, diagnose; with accept --require-complete, incomplete too), 2 bad input or usage, 3 internal error.\n"

@@ -112,6 +112,7 @@ constexpr Words kWords[] = {
   {"error.catalog.missing", "missing {field}", "缺少 {field}"},
   {"error.catalog.missing_required", "missing required field '{field}'", "缺少必填字段“{field}”"},
   {"error.catalog.bad_id", "id '{id}' must be lower-case letters, digits, '.', '-', '_'", "id“{id}”只能由小写字母、数字和“.”“-”“_”组成"},
+  {"error.not_a_date", "'{got}' is not a date (YYYY-MM-DD)", "“{got}”不是日期（应为 YYYY-MM-DD）"},
   {"error.catalog.bad_date", "'{got}' is not a date (YYYY, YYYY-MM or YYYY-MM-DD)", "“{got}”不是日期（应为 YYYY、YYYY-MM 或 YYYY-MM-DD）"},
   {"error.catalog.range_not_numbers", "must be [low, high] with numbers", "必须是由数字组成的 [下限, 上限]"},
   {"error.catalog.low_above_high", "low > high ({low} > {high})", "下限高于上限（{low} > {high}）"},

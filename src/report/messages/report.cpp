@@ -85,6 +85,10 @@ constexpr Words kWords[] = {
   {"audit.per_gpu_rent", "Per GPU (rent / month): {amount}", "每卡（月租）：{amount}"},
   {"audit.once", "once: {amount}", "一次性：{amount}"},
   {"audit.monthly", "monthly: {amount}", "每月：{amount}"},
+  {"price_age", "Prices as of {as_of}, {months} months before {today} (the oldest of the catalog prices used, {entries} in all: {kind} {id})",
+   "价格截至 {as_of}（所用 {entries} 个目录条目中最旧的：{kind} {id}），距 {today} 已 {months} 个月"},
+  {"price_age/stale", "Prices as of {as_of}, {months} months before {today} (the oldest of the catalog prices used, {entries} in all: {kind} {id}): past the catalog's {max}-month limit, refresh before you rely on the totals",
+   "价格截至 {as_of}（所用 {entries} 个目录条目中最旧的：{kind} {id}），距 {today} 已 {months} 个月：超过目录的 {max} 个月期限，依赖这些合计前请先更新价格"},
   {"audit.totals", "{gpus} GPUs; one-off {once}; monthly {monthly}", "{gpus} 块 GPU；一次性 {once}；每月 {monthly}"},
   // The two source articles, as a citation names them (docs/sources.md)
   {"source.S0", "“A100 80G GPU server costs explained”", "《A100 80G GPU服务器费用解析》"},
