@@ -12,6 +12,7 @@ const std::vector<std::string_view>& required_thresholds() {
       "cooling.air_throttle_pct",
       "band.rent_per_gpu_month",
       "band.buy_per_gpu",
+      "band.server_over_card",
       "market.tolerance",
       "audit.price_tolerance",
       "prices.max_age_months",

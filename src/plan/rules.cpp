@@ -349,6 +349,23 @@ void check_band_buy(const Quote& q, const Catalog& cat, std::vector<Finding>& ou
   check_band("band.buy_per_gpu", q.buy_per_gpu, cat.threshold_range("band.buy_per_gpu"), out);
 }
 
+// S0 §1: "the final quote easily doubles or triples" the card price. What this build's node
+// hardware comes to over its cards, at the middle of both ranges, beside the article's band.
+void check_server_over_card(const Quote& q, const Catalog& cat, std::vector<Finding>& out) {
+  const Range cards = cat.find("gpu", q.config.gpu)->range("buy") * q.config.gpus;
+  if (cards.mid() <= 0) return;
+  const double ratio = q.node_hardware_buy.mid() / cards.mid();
+  const Range band = cat.threshold_range("band.server_over_card");
+  const char* variant = ratio < band.low ? "below" : ratio > band.high ? "above" : "within";
+  Finding f = make_finding("band.server_over_card", Severity::kInfo, variant, "S0 §1");
+  f.fact("ratio", format_number(ratio, 2))
+      .fact("node", cny(q.node_hardware_buy))
+      .fact("cards", cny(cards))
+      .fact("gpus", std::to_string(q.config.gpus))
+      .fact("band", format_number(band.low) + "–" + format_number(band.high));
+  out.push_back(f);
+}
+
 // A2: the component build-up of one node against the whole-server market range. A note with
 // the budget figure (Quote::budget), not a warning: the articles' server prices are below their
 // own card prices, so the disagreement says nothing about this build unless the cards fit.
@@ -411,6 +428,7 @@ const std::vector<Rule> kRules = {
     {"software.matrix", check_software},
     {"band.rent_per_gpu", check_band_rent},
     {"band.buy_per_gpu", check_band_buy},
+    {"band.server_over_card", check_server_over_card},
     {"market.range", check_market},
     {"future.", check_future},
 };

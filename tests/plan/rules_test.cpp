@@ -331,6 +331,33 @@ entries:
   EXPECT_TRUE(findings_with_id(run("gpu: a100-80gb-sxm\ngpus: 8\ntask: train\n"), "storage.data").empty());
 }
 
+TEST(RulesTest, TheServerAgainstItsCardsIsANoteBesideTheArticlesTwoToThreeTimes) {
+  // 8 × A100 SXM: one node's hardware ¥737,496–1,135,152 (middle 936,324) over 8 × ¥70,000–100,000
+  // (middle 680,000) = 1.377×, below 2–3× [S0 §1].
+  auto eight = findings_with_id(run("gpu: a100-80gb-sxm\ngpus: 8\n"), "band.server_over_card");
+  ASSERT_EQ(eight.size(), 1u);
+  EXPECT_EQ(eight[0].severity, Severity::kInfo);
+  EXPECT_EQ(eight[0].variant, "below");
+  EXPECT_EQ(fact(eight[0], "ratio"), "1.38");
+  EXPECT_EQ(fact(eight[0], "node"), "¥737,496–1,135,152");
+  // The workstation: ¥101,880–160,268 (middle 131,074) over ¥70,000–100,000 (85,000) = 1.542×.
+  auto one = findings_with_id(run(kWorkstation), "band.server_over_card");
+  ASSERT_EQ(one.size(), 1u);
+  EXPECT_EQ(fact(one[0], "ratio"), "1.54");
+  // A ¥10,000 card in the same workstation: ¥41,880–70,268 (middle 56,074) over 10,000 = 5.61×,
+  // above the band.
+  auto cat = catalog_with({{"gpu.yaml", R"(kind: gpu
+entries:
+  - {id: cheap-card, name: Cheap card, form_factor: pcie, memory_gb: 48, memory_bandwidth_gbs: 864,
+     tdp_w: 300, fp16_tflops_dense: 100, bf16_tflops_dense: 100, nvlink_gen: 0, nvlink_bandwidth_gbs: 0,
+     pcie_gen: 4, pcie_lanes: 16, buy: 10000, family: cheap, source: test, as_of: "2024-06"}
+)"}});
+  auto cheap = findings_with_id(run("gpu: cheap-card\ngpus: 1\n", cat), "band.server_over_card");
+  ASSERT_EQ(cheap.size(), 1u);
+  EXPECT_EQ(cheap[0].variant, "above");
+  EXPECT_EQ(fact(cheap[0], "ratio"), "5.61");
+}
+
 TEST(RulesTest, ABuildUnderTheMarketPriceIsBudgetedAtTheMarketPrice) {
   // A ¥10,000 card whose 1-GPU servers sell for ¥200k–250k: the workstation's parts are
   // 10,000 + 20–40k + 3–5k + 4 × 1.5–2.5k + 480–768 + 1,600–3,000 + 800–1,500 = ¥41,880–70,268,
@@ -414,10 +441,10 @@ TEST(RulesTest, AReleaseOfAnAllowedVersionIsListed) {
 TEST(RulesTest, EveryRuleHasAStableId) {
   std::vector<std::string> ids;
   for (const auto& r : rules()) ids.push_back(r.id);
-  EXPECT_EQ(ids, (std::vector<std::string>{"power.rack", "power.psu", "pcie.lanes", "pcie.slot", "memory.min",
-                                           "storage.data", "network.rdma", "network.nvlink", "network.public",
-                                           "gpu.export", "gpu.used", "cooling.air", "software.matrix",
-                                           "band.rent_per_gpu", "band.buy_per_gpu", "market.range", "future."}));
+  EXPECT_EQ(ids, (std::vector<std::string>{
+                     "power.rack", "power.psu", "pcie.lanes", "pcie.slot", "memory.min", "storage.data", "network.rdma",
+                     "network.nvlink", "network.public", "gpu.export", "gpu.used", "cooling.air", "software.matrix",
+                     "band.rent_per_gpu", "band.buy_per_gpu", "band.server_over_card", "market.range", "future."}));
 }
 
 }  // namespace
