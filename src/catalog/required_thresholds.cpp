@@ -15,6 +15,7 @@ const std::vector<std::string_view>& required_thresholds() {
       "band.server_over_card",
       "market.tolerance",
       "audit.price_tolerance",
+      "vat.rate",
       "prices.max_age_months",
       "storage.iops_nvme",
       "storage.iops_sata_ssd",

@@ -42,6 +42,23 @@ std::string sample_words(const std::string& item) {
   return "";
 }
 
+// The years of a warranty as quotes write it: 3, "3年原厂质保", "三年", "3 years on site".
+std::optional<double> warranty_years_of(const std::string& text) {
+  static const std::regex kYears(R"((\d+(\.\d+)?)\s*(年|years?|yrs?)(?![a-z]))", std::regex::icase);
+  static const std::vector<std::pair<std::string, double>> kZh = {{"一年", 1}, {"两年", 2}, {"二年", 2},
+                                                                  {"三年", 3}, {"四年", 4}, {"五年", 5}};
+  static const std::vector<std::pair<std::string, double>> kEn = {
+      {"one year", 1}, {"two years", 2}, {"three years", 3}, {"four years", 4}, {"five years", 5}};
+  std::smatch m;
+  if (std::regex_search(text, m, kYears)) return std::stod(m.str(1));
+  for (const auto& [word, years] : kZh)
+    if (text.find(word) != std::string::npos) return years;
+  const std::string lowered = lower(text);
+  for (const auto& [word, years] : kEn)
+    if (lowered.find(word) != std::string::npos) return years;
+  return std::nullopt;
+}
+
 using catalog::Catalog;
 using catalog::Entry;
 
@@ -74,12 +91,36 @@ void check_storage(const VendorQuote& q, const Catalog& cat, std::vector<Finding
   out.push_back(f);
 }
 
+// Whether the prices include VAT decides a 13% difference on the equipment (china-vat).
+void check_vat(const VendorQuote& q, AuditResult& a, const Catalog& cat) {
+  if (q.vat_included.value_or(false)) return;
+  const double rate = cat.threshold("vat.rate");
+  Finding f = make_finding("audit.vat", q.vat_included ? Severity::kInfo : Severity::kWarn,
+                           q.vat_included ? "excluded" : "unstated", "china-vat");
+  f.fact("rate", format_number(rate * 100) + "%")
+      .fact("once", format_money_range(a.total_once, "CNY"))
+      .fact("vat", format_money_range(a.total_once * rate, "CNY"))
+      .fact("with_vat", format_money_range(a.total_once * (1 + rate), "CNY"));
+  a.findings.push_back(f);
+}
+
+// S1 §3: the warranty (质保) is a term to write down, and one shorter than the term the server is
+// costed over leaves its last years unrepaired.
+void check_warranty(const VendorQuote& q, const Catalog& cat, std::vector<Finding>& out) {
+  const double term = cat.threshold("term.years");
+  if (q.warranty_years && *q.warranty_years >= term) return;
+  Finding f = make_finding("audit.warranty", Severity::kWarn, q.warranty_years ? "short" : "unstated", "S1 §3");
+  f.fact("term", format_number(term));
+  if (q.warranty_years) f.fact("years", format_number(*q.warranty_years, 1));
+  out.push_back(f);
+}
+
 VendorQuote parse(const std::string& text, const std::string& file, const Catalog& catalog) {
   YamlReader r(file);
   YAML::Node root = r.load(text);
   r.check_keys(root, "",
-               {"vendor", "date", "currency", "gpu", "gpus", "task", "lines", "software", "service", "contract",
-                "hidden_costs_covered"});
+               {"vendor", "date", "currency", "gpu", "gpus", "task", "vat", "warranty", "lines", "software", "service",
+                "contract", "hidden_costs_covered"});
   VendorQuote q;
   q.file = file;
   q.vendor = root["vendor"] ? r.text(root["vendor"], "vendor") : file;
@@ -91,6 +132,23 @@ VendorQuote parse(const std::string& text, const std::string& file, const Catalo
   }
   if (!root["gpus"]) r.fail(root, "gpus", Phrase("error.audit.missing_gpus"));
   q.gpus = r.count(root["gpus"], "gpus", 1);
+  if (const auto v = root["vat"]) {
+    const std::string s = r.text(v, "vat");
+    if (s == "included" || s == "含税")
+      q.vat_included = true;
+    else if (s == "excluded" || s == "不含税")
+      q.vat_included = false;
+    else
+      r.fail(v, "vat", not_one_of(s, {"included", "excluded", "含税", "不含税"}));
+  }
+  if (const auto w = root["warranty"]) {
+    const std::string s = r.text(w, "warranty");
+    char* end = nullptr;
+    const double plain = std::strtod(s.c_str(), &end);
+    q.warranty_years = !s.empty() && *end == 0 ? std::optional<double>(plain) : warranty_years_of(s);
+    if (!q.warranty_years || *q.warranty_years <= 0 || *q.warranty_years > 20)
+      r.fail(w, "warranty", Phrase("error.audit.warranty").fact("got", s));
+  }
   if (const auto t = root["task"]) {
     const std::string s = r.text(t, "task");
     q.task = parse_task(s);
@@ -280,6 +338,8 @@ AuditResult audit_quote(const VendorQuote& q, const Catalog& cat) {
   }
 
   check_storage(q, cat, a.findings);
+  check_vat(q, a, cat);
+  check_warranty(q, cat, a.findings);
 
   std::vector<Phrase> missing_terms;
   auto need = [&](bool present, const char* term) {
@@ -312,6 +372,8 @@ AuditResult audit_quote(const VendorQuote& q, const Catalog& cat) {
     const char* source = field == "installation" ? "S0 §5; S1 §2" : field == "performance_clause" ? "S0 §5; S1 §5 #10" : "S0 §5";
     if (!written) a.findings.push_back(make_finding("contract." + field, Severity::kFail, "", source));
   }
+  // S0 §3.3 asks it when renting rack space; a missing answer is a question to put, not a defect.
+  if (!q.terms.has("cooling")) a.findings.push_back(make_finding("contract.cooling", Severity::kWarn, "", "S0 §3.3"));
   judge_contract_terms(q, cat, a.findings);
   std::stable_sort(a.findings.begin(), a.findings.end(), [](const Finding& x, const Finding& y) { return weighs_more(x.severity, y.severity); });
   return a;

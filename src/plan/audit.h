@@ -44,6 +44,8 @@ struct VendorQuote {
   int gpu_line = 0;
   int gpus = 0;
   std::optional<Task> task;  // what the server is bought for, when the quote says
+  std::optional<bool> vat_included;      // vat: included | excluded (含税 | 不含税); nullopt: not said
+  std::optional<double> warranty_years;  // warranty: 3, "3年原厂质保", "three years"; nullopt: not said
   std::vector<VendorLine> lines;
   std::vector<VendorLicence> licences;
   ContractTerms terms;  // contract: and service:, typed (plan/contract_terms.h)

@@ -26,7 +26,8 @@ const Key kContractKeys[] = {{"gpu", "gpu_model"},
                              {"internal_network", "internal_bandwidth"},
                              {"performance", "performance_clause"},
                              {"reboot_sla_min", "reboot_sla"},
-                             {"installation", ""}};
+                             {"installation", ""},
+                             {"cooling", ""}};
 const Key kServiceKeys[] = {{"response_h", "response_time_h"}, {"mttr_h", ""}, {"penalty", ""}, {"hours", ""}};
 
 template <size_t N>
@@ -153,9 +154,11 @@ class TermReader {
         unparsed(field);
       return;
     }
-    const std::string text = r_.text(n, at);  // driver, cuda, installation: words only
+    const std::string text = r_.text(n, at);  // driver, cuda, installation, cooling: words only
     if (field == "installation") {
       t_.installation = text;
+    } else if (field == "cooling") {
+      t_.cooling = text;
     } else if (field == "driver") {
       if (!(t_.driver = read_driver_wording(text))) unparsed(field);
     } else if (!(t_.cuda = read_cuda_wording(text))) {

@@ -23,6 +23,7 @@
 //   performance       {benchmark: resnet50-train, batch, min_images_per_gpu}  (also `performance_clause`)
 //   reboot_sla_min    15                                        (also `reboot_sla`)
 //   installation      free text (written down is what matters)
+//   cooling           free text: the rack's high-density airflow and the room's emergency cooling
 // and under the quote's top-level `service:` (fields "service.response_h", "service.mttr_h",
 // "service.penalty", "service.hours"):
 //   response_h (also `response_time_h`), mttr_h, penalty, hours: 7x24|5x8
@@ -103,6 +104,7 @@ struct ContractTerms {
   std::optional<PerformanceTerm> performance;
   std::optional<double> reboot_sla_min;
   std::optional<std::string> installation;
+  std::optional<std::string> cooling;
   ServiceTerms service;
 
   std::map<std::string, WrittenTerm> written;  // field name → as written, for every term present

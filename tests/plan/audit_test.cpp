@@ -36,12 +36,12 @@ std::string contract_without(const std::string& missing) {
   std::string contract = "contract:\n";
   for (const auto& [field, term] : kTerms)
     if (field != missing) contract += "  " + field + ": " + term + "\n";
-  return contract;
+  return contract + "  cooling: \"hot/cold aisle for 7 kW racks; emergency cooling\"\n";
 }
 const std::string kContract = contract_without("");
 const std::string kHidden =
     "hidden_costs_covered: [os_licence, ops_staff, security, public_ip, monitoring, support_hours, egress, backup,\n"
-    "  storage_overquota]\n";
+    "  storage_overquota, high_density_airflow, emergency_cooling]\n";
 
 // A quote of 8 GPUs with `lines` (YAML list items) and `rest` (the other sections).
 std::string quote_yaml(const std::string& lines, const std::string& rest = kService + kContract + kHidden) {
@@ -284,6 +284,53 @@ TEST(AuditTest, UsedAndEngineeringSampleWordsAreReadInTheItemText) {
   EXPECT_EQ(fact(es[0], "at"), "q.yaml:4");
 }
 
+TEST(AuditTest, VatIncludedOrNotIsReadAndUnstatedWarns) {
+  // One GPU line at ¥88,000 × 8 = ¥704,000 once; VAT 13%: ¥91,520; with it ¥795,520.
+  const std::string lines = gpu_line("88000");
+  auto unstated = findings_with_id(audit_of(quote_yaml(lines)).findings, "audit.vat");
+  ASSERT_EQ(unstated.size(), 1u);
+  EXPECT_EQ(unstated[0].severity, Severity::kWarn);
+  EXPECT_EQ(unstated[0].variant, "unstated");
+  EXPECT_EQ(fact(unstated[0], "vat"), "¥91,520");
+  EXPECT_EQ(fact(unstated[0], "rate"), "13%");
+  auto excluded = findings_with_id(audit_of("vat: 不含税\n" + quote_yaml(lines)).findings, "audit.vat");
+  ASSERT_EQ(excluded.size(), 1u);
+  EXPECT_EQ(excluded[0].severity, Severity::kInfo);
+  EXPECT_EQ(fact(excluded[0], "with_vat"), "¥795,520");
+  EXPECT_TRUE(findings_with_id(audit_of("vat: 含税\n" + quote_yaml(lines)).findings, "audit.vat").empty());
+  EXPECT_TRUE(findings_with_id(audit_of("vat: included\n" + quote_yaml(lines)).findings, "audit.vat").empty());
+  auto bad = parse_vendor_quote("vat: maybe\n" + quote_yaml(lines), "q.yaml", default_catalog());
+  ASSERT_FALSE(bad);
+  EXPECT_EQ(bad.error().field, "vat");
+}
+
+TEST(AuditTest, AWarrantyIsReadInYearsAndOneShorterThanTheTermWarns) {
+  auto warranty = [](const std::string& value) {
+    return findings_with_id(audit_of("warranty: " + value + "\n" + quote_yaml(gpu_line("88000"))).findings,
+                            "audit.warranty");
+  };
+  // The term is 3 years (threshold term.years).
+  for (const char* enough : {"3", "\"3年原厂质保\"", "\"三年上门\"", "\"3 years on site\"", "\"five years\"", "5"})
+    EXPECT_TRUE(warranty(enough).empty()) << enough;
+  for (const char* short_one : {"1", "\"一年\"", "\"2 yrs\"", "\"1.5年\""}) {
+    auto f = warranty(short_one);
+    ASSERT_EQ(f.size(), 1u) << short_one;
+    EXPECT_EQ(f[0].variant, "short");
+    EXPECT_EQ(fact(f[0], "term"), "3");
+  }
+  EXPECT_EQ(fact(warranty("\"1.5年\"")[0], "years"), "1.5");
+  auto none = findings_with_id(audit_of(quote_yaml(gpu_line("88000"))).findings, "audit.warranty");
+  ASSERT_EQ(none.size(), 1u);
+  EXPECT_EQ(none[0].variant, "unstated");
+  EXPECT_EQ(none[0].severity, Severity::kWarn);
+  for (const char* bad : {"\"lifetime\"", "0", "99", "\"see contract\""}) {
+    auto q = parse_vendor_quote(std::string("warranty: ") + bad + "\n" + quote_yaml(gpu_line("88000")), "q.yaml",
+                                default_catalog());
+    ASSERT_FALSE(q) << bad;
+    EXPECT_EQ(q.error().field, "warranty");
+  }
+}
+
 TEST(AuditTest, AnUnknownTaskIsBadInputNamingTheField) {
   auto q = parse_vendor_quote("task: training\n" + quote_yaml(gpu_line("88000")), "q.yaml", default_catalog());
   ASSERT_FALSE(q);
@@ -350,6 +397,16 @@ TEST(AuditTest, EachMissingContractFieldFailsByName) {
   }
 }
 
+TEST(AuditTest, ContractWithoutCoolingWarns) {
+  // kContract always writes the cooling term; the same contract without it.
+  std::string contract = kContract.substr(0, kContract.find("  cooling:"));
+  auto found = findings_with_id(audit_of(quote_yaml(gpu_line("88000"), kService + contract + kHidden)).findings,
+                                "contract.cooling");
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].severity, Severity::kWarn);
+  EXPECT_EQ(found[0].source, "S0 §3.3");
+}
+
 TEST(AuditTest, CompleteContractRaisesNoContractFinding) {
   for (const auto& f : audit_of(quote_yaml(gpu_line("88000"))).findings)
     EXPECT_NE(f.id.rfind("contract.", 0), 0u) << f.id;
@@ -358,7 +415,7 @@ TEST(AuditTest, CompleteContractRaisesNoContractFinding) {
 TEST(AuditTest, HiddenCostNotCoveredWarnsWithItsName) {
   const std::string covered =
       "hidden_costs_covered: [os_licence, ops_staff, security, public_ip, monitoring, support_hours, backup,\n"
-      "  storage_overquota]\n";  // no egress
+      "  storage_overquota, high_density_airflow, emergency_cooling]\n";  // no egress
   auto found = findings_with_id(audit_of(quote_yaml(gpu_line("88000"), kService + kContract + covered)).findings,
                                 "audit.hidden_costs");
   ASSERT_EQ(found.size(), 1u);

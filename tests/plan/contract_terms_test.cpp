@@ -596,7 +596,8 @@ TEST(ContractTermsTest, CleanExampleReadsToTypedTerms) {
   EXPECT_EQ(t.service.mttr_h, 4);
   EXPECT_EQ(t.service.hours, ServiceHours::k7x24);
   EXPECT_TRUE(t.service.penalty->has_amount);
-  EXPECT_EQ(t.written.size(), 13u);  // 9 contract terms + response, MTTR, penalty, hours
+  EXPECT_EQ(t.written.size(), 14u);  // 9 contract terms + cooling + response, MTTR, penalty, hours
+  EXPECT_EQ(t.cooling, "rack airflow for 7 kW GPU servers (hot/cold aisle); N+1 CRAC with emergency cooling");
 }
 
 }  // namespace

@@ -9,6 +9,7 @@ namespace {
 
 using gpuplan::testing::config_from;
 using gpuplan::testing::default_catalog;
+using gpuplan::testing::source_path;
 
 const QuoteLine* line(const Quote& q, const std::string& id) {
   for (const auto& l : q.lines)
@@ -91,11 +92,38 @@ TEST(QuoteTest, PowerAddsThePartsDataSheetsBesideTheSystemFigure) {
 TEST(QuoteTest, HiddenCostsArePricedWhenGivenAndOtherwiseNotIncluded) {
   Quote q = build_quote(config_from("gpu: a100-80gb-pcie\ngpus: 1\nhidden_costs: {ops_staff: [8000, 15000], public_ip: 300}\n"),
                         default_catalog());
-  ASSERT_EQ(q.hidden_costs.size(), 9u);  // the nine of SPEC A4
+  ASSERT_EQ(q.hidden_costs.size(), 11u);  // the nine of SPEC A4, and S0 §3.3's airflow and emergency cooling
   int priced = 0;
   for (const auto& h : q.hidden_costs) priced += h.monthly.has_value();
   EXPECT_EQ(priced, 2);
   EXPECT_EQ(q.hidden_monthly, (Range{8300, 15300}));
+}
+
+// S1 §1's two example systems, quoted as the article describes them, against its ¥650,000 and
+// ¥380,000 (docs/sources.md#corrections).
+TEST(QuoteTest, TheS1ExampleSystemsQuotedAsBuilt) {
+  auto quote_of = [](const std::string& file) {
+    auto text = gpuplan::testing::read_file(source_path(file));
+    return build_quote(config_from(text), default_catalog());
+  };
+  // Dearer: card 70,000–100,000 + dual-socket PCIe server 35,000–60,000 + 2 × Xeon 8380
+  // 24,000–40,000 + 16 × 64 GB 24,000–40,000 + 2 system SATA 480 GB 960–1,536 + 4 × U.2 3.84 TB
+  // 24,576–46,080 + 25GbE NIC 1,500–3,000 + liquid 38,000 + its piping 18,000 + 3 × 55,000 7×24
+  // support = ¥401,036–511,616: the article's ¥650,000 is 1.27× the high end.
+  const Quote high = quote_of("examples/s1-1gpu-high.yaml");
+  EXPECT_EQ(high.total_buy, (Range{401036, 511616}));
+  // Cheaper: card 70,000–100,000 + workstation 20,000–40,000 + EPYC 7763 12,000–20,000 + 8 × 64 GB
+  // 12,000–20,000 + 3 × SATA 480 GB 1,440–2,304 + 10GbE 800–1,500, air and basic warranty included
+  // = ¥116,240–183,804: the article's ¥380,000 is 2.07× the high end, and above S0's whole 1-GPU
+  // server (¥120,000–150,000).
+  const Quote low = quote_of("examples/s1-1gpu-low.yaml");
+  EXPECT_EQ(low.total_buy, (Range{116240, 183804}));
+  ASSERT_TRUE(low.market);
+  EXPECT_EQ(low.market->buy, (Range{120000, 150000}));
+  // The article's difference, ¥270,000, against the quotes' middles: 456,326 − 150,022 = 306,304.
+  EXPECT_EQ(high.total_buy.mid() - low.total_buy.mid(), 306304);
+  // Training data on SATA in the cheaper build: S1 §2's 80k against 800k IOPS.
+  EXPECT_EQ(gpuplan::testing::findings_with_id(low.findings, "storage.data").size(), 1u);
 }
 
 }  // namespace
