@@ -1,6 +1,7 @@
 #include "plan/audit.h"
 
 #include <algorithm>
+#include <cmath>
 #include <regex>
 
 #include "core/money.h"
@@ -146,7 +147,7 @@ VendorQuote parse(const std::string& text, const std::string& file, const Catalo
     char* end = nullptr;
     const double plain = std::strtod(s.c_str(), &end);
     q.warranty_years = !s.empty() && *end == 0 ? std::optional<double>(plain) : warranty_years_of(s);
-    if (!q.warranty_years || *q.warranty_years <= 0 || *q.warranty_years > 20)
+    if (!q.warranty_years || !std::isfinite(*q.warranty_years) || *q.warranty_years <= 0 || *q.warranty_years > 20)
       r.fail(w, "warranty", Phrase("error.audit.warranty").fact("got", s));
   }
   if (const auto t = root["task"]) {
@@ -384,7 +385,11 @@ void date_prices(AuditResult& a, const std::string& today, const Catalog& cat) {
   for (const AuditLine& line : a.lines)
     if (line.catalog) priced.push_back(cat.find(line.part));
   a.price_age = price_age(priced, today, cat);
-  if (auto stale = stale_prices(a.price_age)) a.findings.push_back(*stale);
+  // In its place among the findings, which audit_quote sorts heaviest first.
+  if (auto stale = stale_prices(a.price_age))
+    a.findings.insert(std::find_if(a.findings.begin(), a.findings.end(),
+                                   [&](const Finding& f) { return weighs_more(stale->severity, f.severity); }),
+                      *stale);
 }
 
 }  // namespace gpuplan::plan

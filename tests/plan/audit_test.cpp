@@ -323,7 +323,7 @@ TEST(AuditTest, AWarrantyIsReadInYearsAndOneShorterThanTheTermWarns) {
   ASSERT_EQ(none.size(), 1u);
   EXPECT_EQ(none[0].variant, "unstated");
   EXPECT_EQ(none[0].severity, Severity::kWarn);
-  for (const char* bad : {"\"lifetime\"", "0", "99", "\"see contract\""}) {
+  for (const char* bad : {"\"lifetime\"", "0", "99", "\"see contract\"", "nan", "inf", "-3"}) {
     auto q = parse_vendor_quote(std::string("warranty: ") + bad + "\n" + quote_yaml(gpu_line("88000")), "q.yaml",
                                 default_catalog());
     ASSERT_FALSE(q) << bad;
@@ -584,6 +584,8 @@ TEST(AuditLinesTest, AFromPriceIsReadInTheItemText) {
   EXPECT_EQ(from("调优服务起价"), 1u);
   EXPECT_EQ(from("Deployment from ¥30,000"), 1u);
   EXPECT_EQ(from("Tuning, starting at 30000"), 1u);
+  // A public listing as S1 §1 quotes it: an e-commerce page's A100 server "￥429,999起".
+  EXPECT_EQ(from("A100服务器 ￥429,999起"), 1u);
   // Not prices: "together" and "from the vendor".
   EXPECT_EQ(from("与服务器一起交付的线缆"), 0u);
   EXPECT_EQ(from("Cables from the vendor"), 0u);

@@ -120,6 +120,14 @@ TEST(PriceAgeTest, AnAuditIsDatedByTheCatalogPricesItsLinesWereHeldAgainst) {
   EXPECT_EQ(a.price_age->as_of, "2024-06");
   EXPECT_EQ(a.price_age->months, 30);
   EXPECT_EQ(findings_with_id(a.findings, "prices.age").size(), 1u);
+  // The warning takes its place among the findings, heaviest first: after every fail, before
+  // every info.
+  bool seen_lighter = false;
+  for (size_t i = 1; i < a.findings.size(); ++i) {
+    EXPECT_FALSE(weighs_more(a.findings[i].severity, a.findings[i - 1].severity)) << a.findings[i].id;
+    seen_lighter = seen_lighter || a.findings[i].severity != a.findings[i - 1].severity;
+  }
+  EXPECT_TRUE(seen_lighter);
 }
 
 }  // namespace
